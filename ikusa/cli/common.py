@@ -1,0 +1,51 @@
+"""Helpers shared by the CLI commands: error reporting without tracebacks."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+
+from ikusa.engine.errors import IkusaError
+
+T = TypeVar("T")
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn ikusa's own errors into one clear line on stderr and exit code 2."""
+    try:
+        yield
+    except IkusaError as exc:
+        fail(_escape(str(exc)))
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        raise typer.Exit(130) from None
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def guarded(fn: Callable[[], T]) -> T:
+    with user_errors():
+        return fn()
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def write_json_line(obj: object) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")

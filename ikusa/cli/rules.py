@@ -1,0 +1,9 @@
+"""`ikusa rules` (placeholder until its issue lands)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add `rules` to the app."""

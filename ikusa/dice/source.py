@@ -1,0 +1,155 @@
+"""Dice sources: where the numbers come from.
+
+Every part of ikusa draws dice through a :class:`DiceSource`, never from a global RNG, so
+a roll can come from a seeded RNG (:class:`RandomSource`), a scripted sequence for tests
+and replays (:class:`ScriptedSource`), or a person typing values read off physical dice
+(:class:`ManualSource`).  :class:`RecordingSource` wraps any source and keeps what was
+drawn, which is how a combat log stores its dice.
+
+>>> src = ScriptedSource([7, 7])
+>>> src.roll(10, 2)
+[7, 7]
+>>> src.remaining
+0
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Protocol, runtime_checkable
+
+from ikusa.engine.errors import DiceError
+
+#: one die as drawn: (value, sides)
+Die = tuple[int, int]
+
+
+@runtime_checkable
+class DiceSource(Protocol):
+    """Anything that can roll ``count`` dice of ``sides`` faces."""
+
+    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+        """Return ``count`` values, each in ``1..sides``. ``purpose`` is a human hint
+        (for example ``"源三郎 横斬り 命中"``) shown to a person typing dice."""
+        ...
+
+
+class RandomSource:
+    """Pseudo-random dice from a private, seeded :class:`random.Random`."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+        _check_request(sides, count)
+        r = self._rng.randint
+        return [r(1, sides) for _ in range(count)]
+
+
+class ScriptedSource:
+    """Dice taken in order from a fixed list; running out or a value outside the die's
+    range is a :class:`DiceError`.
+
+    ``fallback`` (optional) is used once the script is exhausted instead of raising.
+    """
+
+    def __init__(self, values: Iterable[int], fallback: DiceSource | None = None) -> None:
+        self._values = list(values)
+        self._pos = 0
+        self.fallback = fallback
+
+    @property
+    def remaining(self) -> int:
+        return len(self._values) - self._pos
+
+    @property
+    def consumed(self) -> int:
+        return self._pos
+
+    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+        _check_request(sides, count)
+        out: list[int] = []
+        for _ in range(count):
+            if self._pos >= len(self._values):
+                if self.fallback is None:
+                    what = f" for {purpose}" if purpose else ""
+                    raise DiceError(
+                        f"scripted dice ran out: needed a d{sides}{what} after {self._pos} dice"
+                    )
+                out.extend(self.fallback.roll(sides, 1, purpose))
+                continue
+            v = self._values[self._pos]
+            if not 1 <= v <= sides:
+                raise DiceError(f"scripted die #{self._pos + 1} is {v}, outside 1..{sides} of a d{sides}")
+            self._pos += 1
+            out.append(v)
+        return out
+
+
+class ManualSource:
+    """Dice typed by a person.  ``ask(sides, count, purpose)`` returns the values; it is
+    called again (with the complaint in ``purpose``) while the answer is invalid,
+    up to ``retries`` times."""
+
+    def __init__(self, ask: Callable[[int, int, str], list[int]], retries: int = 5) -> None:
+        self._ask = ask
+        self._retries = retries
+
+    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+        _check_request(sides, count)
+        prompt = purpose
+        for _ in range(self._retries):
+            values = list(self._ask(sides, count, prompt))
+            if len(values) != count:
+                prompt = f"{purpose} (need exactly {count} value(s), got {len(values)})"
+                continue
+            bad = [v for v in values if not 1 <= v <= sides]
+            if bad:
+                prompt = f"{purpose} (values must be 1..{sides}; got {bad})"
+                continue
+            return values
+        raise DiceError(f"no valid dice typed for {count}d{sides} {purpose}".strip())
+
+
+class RecordingSource:
+    """Wraps a source and records every die it hands out as ``(value, sides)``."""
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+        self.drawn: list[Die] = []
+
+    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+        values = self.inner.roll(sides, count, purpose)
+        self.drawn.extend((v, sides) for v in values)
+        return values
+
+    def take(self) -> list[Die]:
+        """Return what was drawn since the last ``take`` and forget it."""
+        out, self.drawn = self.drawn, []
+        return out
+
+
+MAX_SIDES = 10_000
+MAX_COUNT = 200
+
+
+def _check_request(sides: int, count: int) -> None:
+    if sides < 1 or sides > MAX_SIDES:
+        raise DiceError(f"a die must have 1..{MAX_SIDES} sides, not {sides}")
+    if count < 0 or count > MAX_COUNT:
+        raise DiceError(f"at most {MAX_COUNT} dice in one roll, not {count}")
+
+
+def parse_dice_list(text: str) -> list[int]:
+    """Parse ``"4,1,3"`` (commas and/or spaces) into ``[4, 1, 3]``.
+
+    >>> parse_dice_list("4, 1 3")
+    [4, 1, 3]
+    """
+    parts = [p for p in text.replace(",", " ").split() if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError as exc:
+        raise DiceError(f"dice must be whole numbers separated by commas: {text!r}") from exc

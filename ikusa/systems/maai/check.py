@@ -1,0 +1,158 @@
+"""The maai 2d10 check (000 §3.1, 001 §会心): total, the four branches of doubles
+(会心/失着/天命/業報) and fate intervention.
+
+Pure functions on immutable values; shared by the dice bot, the odds and the combat engine.
+
+>>> c = Check((7, 7), modifier=2, target=11)
+>>> c.total, c.outcome.value
+(16, '会心')
+>>> Check((7, 7), modifier=2, target=17).outcome.value
+'失着'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from ikusa.engine.errors import RuleViolation
+
+MOD_MIN, MOD_MAX = -10, 10
+
+
+class Outcome(StrEnum):
+    """The result of a check (S-R08…S-R11)."""
+
+    SUCCESS = "成功"
+    FAILURE = "失敗"
+    CRITICAL = "会心"  # doubles + success (S-R09)
+    FUMBLE = "失着"  # doubles + failure (S-R10)
+    TENMEI = "天命"  # [10,10] + success (S-R11)
+    GOUHOU = "業報"  # [1,1] + failure (S-R11)
+
+    @property
+    def succeeded(self) -> bool:
+        return self in (Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI)
+
+    @property
+    def critical(self) -> bool:
+        """会心 in the wide sense: 天命 is also a critical success."""
+        return self in (Outcome.CRITICAL, Outcome.TENMEI)
+
+    @property
+    def fumbled(self) -> bool:
+        """失着 in the wide sense: 業報 is also a fumble."""
+        return self in (Outcome.FUMBLE, Outcome.GOUHOU)
+
+
+#: best → worst, the order fate intervention optimises in (issue #2, S-G27)
+OUTCOME_RANK: dict[Outcome, int] = {
+    Outcome.TENMEI: 5,
+    Outcome.CRITICAL: 4,
+    Outcome.SUCCESS: 3,
+    Outcome.FAILURE: 2,
+    Outcome.FUMBLE: 1,
+    Outcome.GOUHOU: 0,
+}
+
+
+def clamp_modifier(modifier: int) -> int:
+    """S-R07 (000 §3.1 L32): the summed final modifier is clamped to −10…+10.
+
+    >>> clamp_modifier(12), clamp_modifier(-13), clamp_modifier(3)
+    (10, -10, 3)
+    """
+    return max(MOD_MIN, min(MOD_MAX, modifier))
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One 2d10 check: ``dice`` as rolled (after any fate), the raw ``modifier`` (clamped
+    when read), the ``target`` (TN or 防備).  ``crit_extension`` is 会心拡張 (S-R12):
+    a success whose dice differ by exactly 1 is also 会心.  ``fated`` lists the fate
+    interventions applied, as (die index, delta)."""
+
+    dice: tuple[int, int]
+    modifier: int
+    target: int
+    crit_extension: bool = False
+    fated: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def applied_modifier(self) -> int:
+        return clamp_modifier(self.modifier)
+
+    @property
+    def natural(self) -> int:
+        return self.dice[0] + self.dice[1]
+
+    @property
+    def total(self) -> int:
+        """S-R01: 2d10 + clamped modifier."""
+        return self.natural + self.applied_modifier
+
+    @property
+    def success(self) -> bool:
+        """S-R01: total ≥ TN."""
+        return self.total >= self.target
+
+    @property
+    def doubles(self) -> bool:
+        """S-R08: both dice equal."""
+        return self.dice[0] == self.dice[1]
+
+    @property
+    def outcome(self) -> Outcome:
+        """S-R09…S-R12; S-G29: a failing [10,10] is plain 失着, a succeeding [1,1] plain 会心."""
+        a, b = self.dice
+        if self.success:
+            if a == b == 10:
+                return Outcome.TENMEI
+            if a == b or (self.crit_extension and abs(a - b) == 1):
+                return Outcome.CRITICAL
+            return Outcome.SUCCESS
+        if a == b == 1:
+            return Outcome.GOUHOU
+        if a == b:
+            return Outcome.FUMBLE
+        return Outcome.FAILURE
+
+    def with_fate(self, index: int, delta: int) -> Check:
+        """S-R14/S-R16 (000 §3.1 運命介入): move die ``index`` (0 or 1) by ``delta`` (±1),
+        staying within 1…10.  Raises :class:`RuleViolation` otherwise."""
+        if index not in (0, 1):
+            raise RuleViolation("S-R14", "000 §3.1 運命介入", f"die index must be 0 or 1, not {index}")
+        if delta not in (-1, 1):
+            raise RuleViolation("S-R14", "000 §3.1 運命介入", f"fate moves one die by ±1, not {delta:+d}")
+        new = self.dice[index] + delta
+        if not 1 <= new <= 10:
+            raise RuleViolation(
+                "S-R16", "000 §3.1 運命介入",
+                f"a die showing {self.dice[index]} cannot become {new}: it must stay within 1…10",
+            )
+        dice = (new, self.dice[1]) if index == 0 else (self.dice[0], new)
+        return replace(self, dice=dice, fated=(*self.fated, (index, delta)))
+
+    def fate_choices(self) -> list[tuple[int, int]]:
+        """Every legal single intervention (index, delta)."""
+        return [(i, d) for i in (0, 1) for d in (-1, 1) if 1 <= self.dice[i] + d <= 10]
+
+    def best_fate(self) -> Check:
+        """The check after the one intervention that improves the outcome most, in the order
+        天命 > 会心 > 成功 > 失敗 > 失着 > 業報; itself when none improves it (then no use
+        is spent)."""
+        best = self
+        for i, d in self.fate_choices():
+            cand = self.with_fate(i, d)
+            if OUTCOME_RANK[cand.outcome] > OUTCOME_RANK[best.outcome]:
+                best = cand
+        return best
+
+
+def fate_uses(luck: int) -> int:
+    """S-R15 (000 §3.1 L52): uses per combat = 運 modifier, minimum 1.
+
+    >>> [fate_uses(x) for x in (3, 1, 0, -1)]
+    [3, 1, 1, 1]
+    """
+    return max(1, luck)
