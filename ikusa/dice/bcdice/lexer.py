@@ -7,7 +7,7 @@ Tokens are a run of ASCII digits (``NUM``), a run of ``<>!=`` (``CMP``, normalis
 letters upper-cased so commands are case-insensitive.
 
 >>> [t.kind for t in tokenize("s2d6>=7 comment")]
-['S', 'NUM', 'D', 'NUM', 'CMP']
+['S', 'NUM', 'D', 'NUM', 'CMP', 'NUM']
 """
 
 from __future__ import annotations
