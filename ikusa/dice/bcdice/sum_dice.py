@@ -159,24 +159,25 @@ def roll_values(ctx: Ctx, times: int, sides: int) -> list[int]:
 
 @dataclass
 class DiceRoll:
-    """``xDy``; ``sides`` ``None`` is DiceBot's implicit d6 (``2D``)."""
+    """``xDy``; ``sides`` ``None`` is DiceBot's implicit d6 (``2D``).  Shown with the
+    evaluated count and sides: ``(1+1)D(2*3)`` is ``2D6``."""
 
     times: Node
     sides: Node | None
     _text: str = field(default="", repr=False)
-
-    def sides_value(self, ctx: Ctx) -> int:
-        return IMPLICIT_SIDES if self.sides is None else self.sides.eval(ctx)
+    _shown: str = field(default="", repr=False)
 
     def eval(self, ctx: Ctx) -> int:
-        values = roll_values(ctx, self.times.eval(ctx), self.sides_value(ctx))
+        times = self.times.eval(ctx)
+        sides = IMPLICIT_SIDES if self.sides is None else self.sides.eval(ctx)
+        self._shown = f"{times}D{sides}"
+        values = roll_values(ctx, times, sides)
         total = sum(values)
         self._text = f"{total}[{','.join(map(str, values))}]"
         return total
 
     def expr(self) -> str:
-        sides = IMPLICIT_SIDES if self.sides is None else self.sides.expr()
-        return f"{self.times.expr()}D{sides}"
+        return self._shown
 
     def output(self) -> str:
         return self._text
@@ -194,13 +195,16 @@ class FilterRoll:
     n: Node
     abbr: str
     _text: str = field(default="", repr=False)
+    _shown: str = field(default="", repr=False)
 
     def eval(self, ctx: Ctx) -> int:
+        times = self.times.eval(ctx)
         sides = IMPLICIT_SIDES if self.sides is None else self.sides.eval(ctx)
         n = self.n.eval(ctx)
+        self._shown = f"{times}D{sides}{self.abbr}{n}"
         if n < 0:
             raise InputError(f"cannot keep or drop a negative number of dice ({n})", source="<command>")
-        values = sorted(roll_values(ctx, self.times.eval(ctx), sides))
+        values = sorted(roll_values(ctx, times, sides))
         high_first = values[::-1]
         kept = {
             "KH": high_first[:n],
@@ -213,8 +217,7 @@ class FilterRoll:
         return total
 
     def expr(self) -> str:
-        sides = IMPLICIT_SIDES if self.sides is None else self.sides.expr()
-        return f"{self.times.expr()}D{sides}{self.abbr}{self.n.expr()}"
+        return self._shown
 
     def output(self) -> str:
         return self._text
