@@ -40,7 +40,7 @@ def parse(command: str) -> tuple[bool, int, str] | None:
     if m is None or m.end() >= len(command):
         return None
     digits = m.group(3).lstrip("0")
-    times = int(digits) if len(digits) <= 6 else MAX_REPEAT + 1
+    times = int(digits or "0") if len(digits) <= 6 else MAX_REPEAT + 1
     return m.group(1) is not None, times, command[m.end() :]
 
 
