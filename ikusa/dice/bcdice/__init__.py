@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ikusa.dice.bcdice import barabara, choice, d66, repeat, reroll, sum_dice, upper
-from ikusa.dice.bcdice.lexer import ParseFail
+from ikusa.dice.bcdice.lexer import ParseFail, Token, tokenize
 from ikusa.dice.bcdice.repeat import Evaluator
 from ikusa.dice.bcdice.tray import DiceTray
 from ikusa.dice.result import RollResult
@@ -40,7 +40,8 @@ from ikusa.dice.source import DiceSource
 
 __all__ = ["Evaluator", "roll_command"]
 
-_PARSED: tuple[Callable[[str], sum_dice.Command | barabara.Command | upper.Command | reroll.Command], ...] = (
+_Parsed = sum_dice.Command | barabara.Command | upper.Command | reroll.Command
+_PARSED: tuple[Callable[[list[Token], str], _Parsed], ...] = (
     sum_dice.parse,
     barabara.parse,
     reroll.parse,
@@ -53,9 +54,10 @@ def roll_command(command: str, dice: DiceSource, *, evaluate: Evaluator | None =
 
     ``evaluate`` is what a repeat (``x3 CMD``) runs for each repetition; by default this
     function itself."""
+    toks = tokenize(command)
     for parse in _PARSED:
         try:
-            cmd = parse(command)
+            cmd = parse(toks, command)
         except ParseFail:
             continue
         return cmd.eval(DiceTray(dice))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ikusa.dice.bcdice import arith
 from ikusa.dice.bcdice.fmt import SEP, cmp_text, compare
-from ikusa.dice.bcdice.lexer import ParseFail, Tokens
+from ikusa.dice.bcdice.lexer import ParseFail, Token, Tokens
 from ikusa.dice.bcdice.tray import DiceTray
 from ikusa.dice.result import RollResult
 
@@ -78,8 +78,8 @@ def parse_target(t: Tokens) -> tuple[str | None, arith.Expr | None]:
     return op, arith.parse_add(t)
 
 
-def parse(command: str) -> Command:
-    t = Tokens.of(command)
+def parse(toks: list[Token], command: str) -> Command:
+    t = Tokens(toks)
     secret = t.accept("S") is not None
     notations = parse_notations(t, "B")
     op, target = parse_target(t)

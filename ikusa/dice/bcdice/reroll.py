@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ikusa.dice.bcdice import arith
 from ikusa.dice.bcdice.barabara import parse_notations
 from ikusa.dice.bcdice.fmt import SEP, cmp_text, compare
-from ikusa.dice.bcdice.lexer import ParseFail, Tokens, first_word
+from ikusa.dice.bcdice.lexer import ParseFail, Token, Tokens, first_word
 from ikusa.dice.bcdice.tray import DiceTray
 from ikusa.dice.result import RollResult
 
@@ -108,8 +108,8 @@ def _threshold(t: Tokens) -> tuple[str | None, arith.Expr]:
     return op, arith.parse_add(t)
 
 
-def parse(command: str) -> Command:
-    t = Tokens.of(command)
+def parse(toks: list[Token], command: str) -> Command:
+    t = Tokens(toks)
     secret = t.accept("S") is not None
     notations = parse_notations(t, "R")
     reroll_op: str | None = None

@@ -29,7 +29,7 @@ from typing import Protocol
 
 from ikusa.dice.bcdice.arith import ROUNDINGS, checked, divide, literal
 from ikusa.dice.bcdice.fmt import SEP, cmp_text, compare
-from ikusa.dice.bcdice.lexer import ParseFail, Tokens
+from ikusa.dice.bcdice.lexer import ParseFail, Token, Tokens
 from ikusa.dice.bcdice.limits import MAX_DICE
 from ikusa.dice.bcdice.tray import DiceTray, check_sides
 from ikusa.dice.result import RollResult
@@ -269,9 +269,9 @@ class Command:
         )
 
 
-def parse(command: str) -> Command:
+def parse(toks: list[Token], command: str) -> Command:
     """Parse a sum-dice command or raise :class:`ParseFail`."""
-    t = Tokens.of(command)
+    t = Tokens(toks)
     secret = t.accept("S") is not None
     lhs = _add(t)
     op: str | None = None

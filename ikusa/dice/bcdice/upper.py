@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ikusa.dice.bcdice import arith
 from ikusa.dice.bcdice.barabara import parse_notations, parse_target
 from ikusa.dice.bcdice.fmt import SEP, cmp_text, compare, modifier_text
-from ikusa.dice.bcdice.lexer import Tokens
+from ikusa.dice.bcdice.lexer import Token, Tokens
 from ikusa.dice.bcdice.tray import DiceTray
 from ikusa.dice.result import RollResult
 
@@ -85,8 +85,8 @@ class Command:
         )
 
 
-def parse(command: str) -> Command:
-    t = Tokens.of(command)
+def parse(toks: list[Token], command: str) -> Command:
+    t = Tokens(toks)
     secret = t.accept("S") is not None
     notations = parse_notations(t, "U")
     threshold: arith.Expr | None = None
