@@ -1,0 +1,74 @@
+"""BCDice-compatible common dice-bot commands ("DiceBot"), issue #2 §2.
+
+:func:`roll_command` answers one command the way BCDice's plain DiceBot does — same text
+(full-width ``＞``, ``[dice]`` per roll), same flags, dice drawn in the same order — or
+``None`` when the text is not a command (BCDice's empty output).  Commands:
+
+* sum dice ``2D6+1>=7``, ``(2D6+1D4)*2``, ``7/2U``, ``3D6KH2`` (:mod:`.sum_dice`)
+* individual dice ``5B6>=4``, ``2B6+1B10`` (:mod:`.barabara`)
+* upper-limit dice ``3U6[6]``, ``4U6+1>=10@6`` (:mod:`.upper`)
+* reroll dice ``3R6>=4``, ``2R6[>3]>=5`` (:mod:`.reroll`)
+* ``choice[a,b]``, ``choice(a,b)``, ``choice a b`` (:mod:`.choice`)
+* ``D66``/``D66A``/``D66D``/``D66N`` (:mod:`.d66`)
+* ``x3 CMD``, ``rep3 CMD``, ``repeat3 CMD`` (:mod:`.repeat`)
+
+``S`` before any command makes it secret; commands are case-insensitive; text after the
+first whitespace is a comment (except for ``choice a b c`` and repeats, which read on).
+Abuse limits are in :mod:`.limits`: going over one raises
+:class:`~ikusa.engine.errors.DiceError`/:class:`~ikusa.engine.errors.InputError`.
+
+A game system reuses this as its fallback: ``roll_command(cmd, dice, evaluate=own)``
+makes ``x3 CMD`` repeat with the system's own evaluator ``own(cmd, dice)``.
+
+>>> from ikusa.dice.source import ScriptedSource
+>>> roll_command("2D6>=7", ScriptedSource([3, 4])).text
+'(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功'
+>>> roll_command("hello", ScriptedSource([])) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ikusa.dice.bcdice import barabara, choice, d66, repeat, reroll, sum_dice, upper
+from ikusa.dice.bcdice.lexer import ParseFail, Token, tokenize
+from ikusa.dice.bcdice.repeat import Evaluator
+from ikusa.dice.bcdice.tray import DiceTray
+from ikusa.dice.result import RollResult
+from ikusa.dice.source import DiceSource
+
+__all__ = ["Evaluator", "roll_command"]
+
+_Parsed = sum_dice.Command | barabara.Command | upper.Command | reroll.Command
+_PARSED: tuple[Callable[[list[Token], str], _Parsed], ...] = (
+    sum_dice.parse,
+    barabara.parse,
+    reroll.parse,
+    upper.parse,
+)
+
+
+def roll_command(command: str, dice: DiceSource, *, evaluate: Evaluator | None = None) -> RollResult | None:
+    """Run one DiceBot command with dice from ``dice``; ``None`` if it is not a command.
+
+    ``evaluate`` is what a repeat (``x3 CMD``) runs for each repetition; by default this
+    function itself."""
+    toks = tokenize(command)
+    for parse in _PARSED:
+        try:
+            cmd = parse(toks, command)
+        except ParseFail:
+            continue
+        return cmd.eval(DiceTray(dice))
+    tray = DiceTray(dice)
+    result = choice.roll(command, tray)
+    if result is None:
+        result = d66.roll(command, tray)
+    if result is None:
+        result = repeat.roll(command, dice, evaluate or _self_evaluator)
+    return result
+
+
+def _self_evaluator(command: str, dice: DiceSource) -> RollResult | None:
+    return roll_command(command, dice)

@@ -1,0 +1,155 @@
+"""Integer arithmetic as BCDice does it (``Arithmetic::Node`` and the add/mul/unary/term
+grammar shared by ``xBy``, ``xUy`` and ``xRy``).
+
+Ruby semantics: ``/`` floors; ``/U`` and ``/C`` round up, ``/R`` rounds half away from
+zero (``Float#round``), ``/F`` or a bare ``/`` floors (DiceBot's ``round_type`` is FLOOR).
+ikusa computes these exactly on integers instead of through floats (identical results for
+every value below 2**53).  Division by zero in these contexts is an :class:`InputError`
+(BCDice raises a Ruby exception); in sum dice (``xDy``) BCDice's own rule applies
+(``x/0`` is 1, see :mod:`ikusa.dice.bcdice.sum_dice`).
+
+Chains of ``+ -`` and ``* /`` are kept flat (left to right) so a long expression never
+recurses deeply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ikusa.dice.bcdice.lexer import ParseFail, Tokens
+from ikusa.dice.bcdice.limits import MAX_DIGITS, MAX_MAGNITUDE
+from ikusa.engine.errors import InputError
+
+#: rounding suffix after ``/``: "" (game default = floor), "F", "U" (also C), "R"
+ROUNDINGS = {"F": "F", "U": "U", "C": "U", "R": "R"}
+
+
+def literal(text: str) -> int:
+    """A number literal, within :data:`MAX_DIGITS` digits."""
+    digits = text.lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        raise InputError(f"number too large: {len(digits)} digits (at most {MAX_DIGITS})", source="<command>")
+    return int(digits or "0")
+
+
+def checked(value: int) -> int:
+    """Refuse intermediate values beyond 10**MAX_DIGITS."""
+    if abs(value) > MAX_MAGNITUDE:
+        raise InputError(f"number too large (over 10^{MAX_DIGITS})", source="<command>")
+    return value
+
+
+def divide(dividend: int, divisor: int, rounding: str) -> int:
+    """``dividend / divisor`` with BCDice's rounding (``divisor`` non-zero).
+
+    >>> [divide(7, 2, r) for r in ("", "F", "U", "R")], divide(-7, 2, ""), divide(-7, 2, "R")
+    ([3, 3, 4, 4], -4, -4)
+    """
+    if rounding == "U":
+        return -((-dividend) // divisor)
+    if rounding == "R":
+        q, r = divmod(abs(dividend), abs(divisor))
+        if 2 * r >= abs(divisor):
+            q += 1
+        return q if (dividend < 0) == (divisor < 0) else -q
+    return dividend // divisor
+
+
+def apply_op(lhs: int, op: str, rhs: int, rounding: str = "") -> int:
+    if op == "+":
+        return checked(lhs + rhs)
+    if op == "-":
+        return checked(lhs - rhs)
+    if op == "*":
+        return checked(lhs * rhs)
+    if rhs == 0:
+        raise InputError("division by zero", source="<command>")
+    return divide(lhs, rhs, rounding)
+
+
+class Expr(Protocol):
+    def eval(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    text: str
+
+    def eval(self) -> int:
+        return literal(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    body: Expr
+
+    def eval(self) -> int:
+        return -self.body.eval()
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """``first op1 x1 op2 x2 …`` evaluated left to right; each step is
+    ``(op, operand, rounding)``."""
+
+    first: Expr
+    rest: tuple[tuple[str, Expr, str], ...]
+
+    def eval(self) -> int:
+        value = self.first.eval()
+        for op, node, rounding in self.rest:
+            value = apply_op(value, op, node.eval(), rounding)
+        return value
+
+
+def parse_add(t: Tokens) -> Expr:
+    """``add: add (+|-) mul | mul``."""
+    first = parse_mul(t)
+    rest: list[tuple[str, Expr, str]] = []
+    while t.peek().kind in ("+", "-"):
+        op = t.peek().kind
+        t.pos += 1
+        rest.append((op, parse_mul(t), ""))
+    return Chain(first, tuple(rest)) if rest else first
+
+
+def parse_mul(t: Tokens) -> Expr:
+    """``mul: mul * unary | mul / unary round_type | unary``."""
+    first = parse_unary(t)
+    rest: list[tuple[str, Expr, str]] = []
+    while t.peek().kind in ("*", "/"):
+        op = t.peek().kind
+        t.pos += 1
+        node = parse_unary(t)
+        rounding = ""
+        if op == "/" and t.peek().kind in ROUNDINGS:
+            rounding = ROUNDINGS[t.peek().kind]
+            t.pos += 1
+        rest.append((op, node, rounding))
+    return Chain(first, tuple(rest)) if rest else first
+
+
+def parse_unary(t: Tokens) -> Expr:
+    """``unary: + unary | - unary | term`` (iterative over the signs)."""
+    negations = 0
+    while t.peek().kind in ("+", "-"):
+        negations += t.peek().kind == "-"
+        t.pos += 1
+    node = parse_term(t)
+    return Neg(node) if negations % 2 else node
+
+
+def parse_term(t: Tokens) -> Expr:
+    """``term: ( add ) | NUMBER``."""
+    if t.accept("("):
+        t.enter()
+        inner = parse_add(t)
+        t.expect(")")
+        t.leave()
+        return inner
+    tok = t.peek()
+    if tok.kind == "NUM":
+        t.pos += 1
+        return Num(tok.text)
+    raise ParseFail(f"expected a number, got {tok.text!r}")

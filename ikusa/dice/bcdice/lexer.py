@@ -1,0 +1,109 @@
+"""The tokenizer shared by the lexer-based common commands (BCDice ``CommonCommand::Lexer``).
+
+Only the first word of the input is a command: text after the first run of ASCII
+whitespace is a comment (Ruby's ``split(" ", 2)``, which also skips leading whitespace).
+Tokens are a run of ASCII digits (``NUM``), a run of ``<>!=`` (``CMP``, normalised with
+:func:`~ikusa.dice.bcdice.fmt.normalize_cmp`), or any other single character, ASCII
+letters upper-cased so commands are case-insensitive.
+
+>>> [t.kind for t in tokenize("s2d6>=7 comment")]
+['S', 'NUM', 'D', 'NUM', 'CMP', 'NUM']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ikusa.dice.bcdice.fmt import normalize_cmp
+from ikusa.dice.bcdice.limits import MAX_DEPTH
+
+_ASCII_SPACE = re.compile(r"[ \t\n\v\f\r]+")
+_TOKEN = re.compile(r"(?P<num>[0-9]+)|(?P<cmp>[<>!=]+)|(?P<ch>.)", re.DOTALL)
+
+
+class ParseFail(Exception):
+    """Internal: the text is not this command (the caller answers ``None``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    #: ``NUM``, ``CMP``, ``EOF`` or the (upper-cased) character itself
+    kind: str
+    text: str
+    #: the normalised operator of a ``CMP`` token (``None`` when it names none)
+    op: str | None = None
+
+
+EOF = Token("EOF", "")
+
+
+def first_word(command: str) -> str:
+    """The command part of the input: up to the first ASCII whitespace, leading
+    whitespace skipped."""
+    parts = _ASCII_SPACE.split(command.lstrip(" \t\n\v\f\r"), maxsplit=1)
+    return parts[0] if parts else ""
+
+
+def tokenize(command: str) -> list[Token]:
+    out: list[Token] = []
+    for m in _TOKEN.finditer(first_word(command)):
+        if m.group("num") is not None:
+            out.append(Token("NUM", m.group("num")))
+        elif m.group("cmp") is not None:
+            text = m.group("cmp")
+            out.append(Token("CMP", text, normalize_cmp(text)))
+        else:
+            ch = m.group("ch")
+            out.append(Token(ch.upper() if ch.isascii() else ch, ch))
+    return out
+
+
+class Tokens:
+    """A cursor over the tokens with the small helpers a recursive-descent parser needs."""
+
+    def __init__(self, tokens: list[Token]) -> None:
+        self._toks = tokens
+        self.pos = 0
+        self.depth = 0
+
+    @classmethod
+    def of(cls, command: str) -> Tokens:
+        return cls(tokenize(command))
+
+    def peek(self, k: int = 0) -> Token:
+        i = self.pos + k
+        return self._toks[i] if i < len(self._toks) else EOF
+
+    def is_kinds(self, *kinds: str) -> bool:
+        """Whether the next tokens are exactly ``kinds`` (in order)."""
+        return all(self.peek(i).kind == k for i, k in enumerate(kinds))
+
+    def accept(self, kind: str) -> Token | None:
+        tok = self.peek()
+        if tok.kind == kind:
+            self.pos += 1
+            return tok
+        return None
+
+    def expect(self, kind: str) -> Token:
+        tok = self.accept(kind)
+        if tok is None:
+            raise ParseFail(f"expected {kind} at token {self.pos}")
+        return tok
+
+    def at_end(self) -> bool:
+        return self.pos >= len(self._toks)
+
+    def expect_end(self) -> None:
+        if not self.at_end():
+            raise ParseFail(f"unexpected {self.peek().text!r}")
+
+    def enter(self) -> None:
+        """One more level of parentheses; too deep is not a command."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseFail("nesting too deep")
+
+    def leave(self) -> None:
+        self.depth -= 1
