@@ -16,10 +16,19 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import Any, cast
 
+from ikusa.dice import bcdice
+from ikusa.dice.result import RollResult
+from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import InputError
+
+#: a system's own command evaluator: (command, dice) -> result or None
+Evaluator = Callable[[str, DiceSource], RollResult | None]
 
 #: characters an arithmetic modifier/target may contain
 ARITH = r"[-+*/()0-9]"
@@ -149,3 +158,22 @@ def strip_secret(word: str, matches: re.Pattern[str]) -> tuple[str, bool, re.Mat
         if m:
             return word[1:], True, m
     return word, False, None
+
+
+def common_fallback(command: str, dice: DiceSource, own: Evaluator) -> RollResult | None:
+    """The common BCDice commands (:func:`ikusa.dice.bcdice.roll_command`) for a system.
+
+    When the common module accepts an ``evaluate`` keyword (the dicebot implementation:
+    repeats ``x3 CMD`` evaluate CMD with it), the system's own evaluator ``own`` is passed, so
+    ``x3 2D10+3>=11`` repeats the maai check, not a plain sum."""
+    fn = cast(Callable[..., RollResult | None], bcdice.roll_command)
+    if _accepts_evaluate(fn):
+        return fn(command, dice, evaluate=own)
+    return fn(command, dice)
+
+
+def _accepts_evaluate(fn: Callable[..., Any]) -> bool:
+    try:
+        return "evaluate" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        return False

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import re
 
-from ikusa.dice import bcdice
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource
-from ikusa.systems.command_syntax import ARITH, eval_int, split_command, strip_secret
+from ikusa.systems.command_syntax import ARITH, common_fallback, eval_int, split_command, strip_secret
 from ikusa.systems.fantasy.check import DEFAULT_OPTIONS, CheckOptions, CheckResult, FantasyCheck, Modifier
 
 SYSTEM_ID = "fantasy"
@@ -35,7 +34,7 @@ def roll_command(command: str, dice: DiceSource, options: CheckOptions = DEFAULT
         return None
     _w, secret, m = strip_secret(word, CHECK_RE)
     if m is None:
-        return bcdice.roll_command(command, dice)
+        return common_fallback(command, dice, roll_command)
     mod_text = m.group("mod")
     modifier = eval_int(mod_text)
     target = eval_int(m.group("tn"))

@@ -39,11 +39,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ikusa.dice import bcdice
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import InputError, RuleViolation
-from ikusa.systems.command_syntax import ARITH, eval_int, format_modifier, split_command, strip_secret
+from ikusa.systems.command_syntax import ARITH, common_fallback, eval_int, format_modifier, split_command, strip_secret
 from ikusa.systems.maai.check import OUTCOME_RANK, Check, Outcome
 
 SYSTEM_ID = "maai"
@@ -66,7 +65,7 @@ def roll_command(command: str, dice: DiceSource) -> RollResult | None:
         return None
     _body, secret, m = strip_secret(word, CHECK_RE)
     if m is None:
-        return bcdice.roll_command(command, dice)
+        return common_fallback(command, dice, roll_command)
     modifier = eval_int(m.group("mod"))
     target = eval_int(m.group("tn"))
     opts = _OPT_RE.findall(m.group("opts"))

@@ -30,11 +30,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ikusa.dice import bcdice
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource
 from ikusa.systems.command_syntax import (
     ARITH,
+    common_fallback,
     compare,
     eval_int,
     format_modifier,
@@ -69,7 +69,7 @@ def roll_command(command: str, dice: DiceSource) -> RollResult | None:
     _w, secret, m = strip_secret(word, DP_RE)
     if m is not None:
         return _dp(m, dice, secret)
-    return bcdice.roll_command(command, dice)
+    return common_fallback(command, dice, roll_command)
 
 
 def _target(m: re.Match[str]) -> tuple[str | None, int | None]:
