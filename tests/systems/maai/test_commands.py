@@ -12,6 +12,7 @@ from ikusa.dice import bcdice
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource, ScriptedSource
 from ikusa.engine.errors import InputError, RuleViolation
+from ikusa.systems.command_syntax import Evaluator
 from ikusa.systems.maai import commands
 from ikusa.systems.maai.check import Check, Outcome
 from ikusa.systems.maai.commands import apply_best_fate, apply_fate, roll_command
@@ -200,3 +201,17 @@ def test_flags_agree_with_check(a: int, b: int, mod: int, tn: int, ce: bool) -> 
     assert r.critical == (outcome in (Outcome.CRITICAL, Outcome.TENMEI))
     assert r.fumble == (outcome in (Outcome.FUMBLE, Outcome.GOUHOU))
     assert not (r.critical and r.fumble)
+
+
+def test_fallback_passes_the_system_evaluator_for_repeats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the common dice bot takes ``evaluate`` (repeats ``x3 CMD``), the system passes its
+    own evaluator, so a repeated maai check is a maai check."""
+
+    def fake(command: str, dice: DiceSource, *, evaluate: Evaluator | None = None) -> RollResult | None:
+        assert evaluate is not None
+        inner = evaluate(command.split(" ", 1)[1], dice)
+        return RollResult(text="repeat:" + (inner.text if inner else ""))
+
+    monkeypatch.setattr(bcdice, "roll_command", fake)
+    r = roll_command("x1 2D10+3>=11", ScriptedSource([7, 7]))
+    assert r is not None and r.text == "repeat:(2D10+3>=11) ＞ 14[7,7]+3 ＞ 17 ＞ 会心"
