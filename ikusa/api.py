@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource, RandomSource, ScriptedSource
 from ikusa.systems.registry import canonical_id, load_commands
+
+if TYPE_CHECKING:
+    from ikusa.dice.odds import OddsResult
 
 
 def make_source(dice: DiceSource | Sequence[int] | None = None, seed: int | None = None) -> DiceSource:
@@ -40,8 +43,13 @@ def roll(
     return load_commands(sid).roll_command(command, source)
 
 
-def odds(system: str, command: str, *, fate: int = 0) -> Any:
-    """Exact odds of a check command (see ``ikusa.systems.<id>.odds``)."""
+def odds(system: str, command: str, *, fate: int = 0) -> OddsResult:
+    """Exact odds of a check command: ``ikusa.systems.<id>.odds.odds_command(command, fate)``.
+
+    maai ``2D10+3>=11[CE]`` (``fate`` = interventions assumed, S-R14/S-G27), 千幻抄
+    ``SGS[+mod][>=TN]`` / ``DP3+7>=12``, fantasy ``2D6+5>=12``.  The result has
+    ``to_json()`` (exact fractions as strings) and ``render()`` (rich tables).  Raises
+    :class:`~ikusa.engine.errors.InputError` for a command the system cannot price."""
     import importlib
 
     from ikusa.engine.errors import InputError
@@ -51,4 +59,4 @@ def odds(system: str, command: str, *, fate: int = 0) -> Any:
     if sid is None:
         raise InputError("odds need a system (maai, sengensyou, fantasy)", field="system")
     mod = importlib.import_module(SYSTEMS[sid].module + ".odds")
-    return mod.odds_command(command, fate=fate)
+    return cast("OddsResult", mod.odds_command(command, fate=fate))

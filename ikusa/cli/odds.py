@@ -1,9 +1,36 @@
-"""`ikusa odds` (placeholder until its issue lands)."""
+"""`ikusa odds SYSTEM COMMAND [--fate N] [--json]`: exact odds of a check command.
+
+Rich tables in the terminal; ``--json`` prints exact fractions as strings (``"79/100"``).
+Bad input is one clear line on stderr and exit code 2.
+"""
 
 from __future__ import annotations
 
+import json
+from typing import Annotated
+
 import typer
+
+from ikusa.cli.common import console, user_errors
 
 
 def register(app: typer.Typer) -> None:
     """Add `odds` to the app."""
+    app.command("odds")(odds_cmd)
+
+
+def odds_cmd(
+    system: Annotated[str, typer.Argument(help="maai, sengensyou (Sengensyou) or fantasy.")],
+    command: Annotated[str, typer.Argument(help="A check: '2D10+3>=11[CE]', 'DP3+7>=12', 'SGS+2', '2D6+5>=12'.")],
+    fate: Annotated[int, typer.Option(help="maai: fate interventions assumed on this roll (S-R14, S-G27).")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Exact fractions as JSON strings.")] = False,
+) -> None:
+    """Exact odds of a check: outcome probabilities and tables (enumerated, not sampled)."""
+    from ikusa.api import odds
+
+    with user_errors():
+        result = odds(system, command, fate=fate)
+    if as_json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        console.print(result.render())
