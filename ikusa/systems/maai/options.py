@@ -167,6 +167,11 @@ class BreathOptions(_Group):
     base_limit: int = Field(5, description="S-R27: base breath limit 5 活力.")
     official_cap: int = Field(7, description="S-R28: official balance cap (7).")
     absolute_cap: int = Field(10, description="S-R28: absolute cap 10; excess discarded.")
+    enforce_official_cap: bool = Field(
+        False,
+        description="S-R28: True caps the limit at official_cap unless a source is marked exceptional "
+        "(降臨・怪異物・威名・scenario); default only reports it.",
+    )
     max_over_limit: int | None = Field(
         None, description="S-G52: None = any excess allowed (overload); alt 5 rejects breaths > limit + 5."
     )
