@@ -58,3 +58,14 @@ def test_from_dict_errors_name_source_and_field() -> None:
     with pytest.raises(InputError) as err2:
         options_from_dict({"fate": {"lethal": True}}, "enc.yaml")
     assert err2.value.field == "fate.lethal"
+
+
+def test_s_g07_placeholder_tables() -> None:
+    t = MaaiOptions().tables
+    assert [t.lookup("gouhou", r) for r in (1, 40, 41, 70, 71, 90, 91, 100)] == [
+        "weapon_drop", "weapon_drop", "stance_collapse_slip", "stance_collapse_slip",
+        "friendly_fire", "friendly_fire", "weapon_broken", "weapon_broken",
+    ]
+    assert t.lookup("tenmei", 55) == "narrative"
+    with pytest.raises(ValueError):
+        t.lookup("gouhou", 0)
