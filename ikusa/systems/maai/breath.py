@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -61,17 +61,21 @@ class BreathLimit:
 
 
 def breath_limit(
-    extensions: Sequence[BreathExtension] = (),
-    *,
-    narrowed: bool = False,
+    extensions: Sequence[BreathExtension] | Mapping[str, int] = (),
+    narrowed: bool | int | None = False,
     options: MaaiOptions | None = None,
 ) -> BreathLimit:
     """S-R27/S-R28 (000:L109-114): base 5; extensions from different sources stack, the same
     name does not (the largest counts); absolute cap 10 (excess discarded); the official cap 7
     is reported (``beyond_official``) and enforced only with ``breath.enforce_official_cap``
     unless a source is exceptional.  ``narrowed``: the breath right after a successful
-    overload (S-R29, S-G32) — absolute mode min(limit, 3), relative mode limit − 2."""
+    overload (S-R29, S-G32) — absolute mode min(limit, 3), relative mode limit − 2 (any
+    value other than ``False``/``None`` counts as narrowed).  ``extensions`` may also be a
+    mapping name → amount."""
     o = _opts(options)
+    if isinstance(extensions, Mapping):
+        extensions = [BreathExtension(k, v) for k, v in extensions.items()]
+    is_narrowed = narrowed is not None and narrowed is not False
     best: dict[str, BreathExtension] = {}
     ignored: list[BreathExtension] = []
     for e in extensions:
@@ -89,9 +93,9 @@ def breath_limit(
     beyond = value > o.breath.official_cap and not exceptional
     if beyond and o.breath.enforce_official_cap:
         value = o.breath.official_cap
-    if narrowed:
+    if is_narrowed:
         value = narrow(value, o)
-    return BreathLimit(value, raw, counted, tuple(ignored), beyond, narrowed)
+    return BreathLimit(value, raw, counted, tuple(ignored), beyond, is_narrowed)
 
 
 def narrow(limit: int, options: MaaiOptions | None = None) -> int:

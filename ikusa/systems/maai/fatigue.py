@@ -29,10 +29,11 @@ def _opts(options: MaaiOptions | None) -> MaaiOptions:
     return DEFAULT_OPTIONS
 
 
-def fatigue_penalty(k: int, mitigations: Sequence[str] = (), options: MaaiOptions | None = None) -> int:
+def fatigue_penalty(k: int, mitigations: Sequence[str] | bool = (), options: MaaiOptions | None = None) -> int:
     """S-R66/S-R67: hit penalty (≤ 0) of the ``k``-th (1-based) melee attack in a breath.
-    ``mitigations`` names the active mitigation sources; any number of them is one step
-    (S-R68).  Counters and reactions are outside the breath and not counted (S-G46)."""
+    ``mitigations`` names the active mitigation sources (or is simply ``True``); any number
+    of them is one step (S-R68).  Counters and reactions are outside the breath and not
+    counted (S-G46)."""
     if k < 1:
         raise ValueError(f"attack index starts at 1, not {k}")
     start = _opts(options).fatigue.start_at
@@ -42,7 +43,7 @@ def fatigue_penalty(k: int, mitigations: Sequence[str] = (), options: MaaiOption
     return min(0, -(k - (start - 2)) + steps)
 
 
-def fatigue_penalties(n: int, mitigations: Sequence[str] = (), options: MaaiOptions | None = None) -> list[int]:
+def fatigue_penalties(n: int, mitigations: Sequence[str] | bool = (), options: MaaiOptions | None = None) -> list[int]:
     """Penalties of attacks 1…n of one breath (S-T37, S-T38)."""
     return [fatigue_penalty(k, mitigations, options) for k in range(1, n + 1)]
 

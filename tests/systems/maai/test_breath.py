@@ -90,3 +90,8 @@ def test_limit_between_base_and_absolute_cap(exts: list[tuple[str, int]]) -> Non
     o = MaaiOptions().breath
     assert o.base_limit <= lim.value <= o.absolute_cap
     assert lim.value == min(10, 5 + sum(max(a for n2, a in exts if n2 == n) for n in {n for n, _ in exts}))
+
+
+def test_mapping_and_int_narrowed_forms() -> None:
+    assert breath_limit({"鎧": 1, "威名": 2}).value == 8
+    assert breath_limit({"鎧": 1}, 3).value == 3 and breath_limit({"鎧": 1}, None).value == 6

@@ -46,6 +46,10 @@ def test_s_g46_floor_blocked_only_mode() -> None:
     assert mitigation_sources(heavy, CAT, in_shinpu=True) == ["short_weapon_shinpu"]
 
 
+def test_bool_form() -> None:
+    assert fatigue_penalties(5, True) == [0, 0, 0, -1, -2] and fatigue_penalties(5, False) == [0, 0, 0, -2, -3]
+
+
 def test_index_starts_at_one() -> None:
     with pytest.raises(ValueError):
         fatigue_penalty(0)
