@@ -69,3 +69,17 @@ def test_s_g07_placeholder_tables() -> None:
     assert t.lookup("tenmei", 55) == "narrative"
     with pytest.raises(ValueError):
         t.lookup("gouhou", 0)
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["options", "grades", "defence", "equipment", "costs", "breath", "fatigue", "damage", "survival", "catalog"],
+)
+def test_docstring_examples(module: str) -> None:
+    """The examples in the maai rules modules' docstrings are run as tests."""
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"ikusa.systems.maai.{module}")
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
