@@ -83,3 +83,18 @@ def test_docstring_examples(module: str) -> None:
     mod = importlib.import_module(f"ikusa.systems.maai.{module}")
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_s_t52_tn_ladder_columns() -> None:
+    """S-G01 / S-T52: the ladder's TNs give the two published success columns (exact %)."""
+    import itertools
+
+    tns = sorted(MaaiOptions().check.tn_ladder.values())
+    assert tns == [5, 7, 9, 11, 13, 15, 17, 19] and MaaiOptions().check.standard_tn == 11
+    rolls = [a + b for a, b in itertools.product(range(1, 11), repeat=2)]
+
+    def pct(mod: int) -> list[int]:
+        return [sum(r + mod >= tn for r in rolls) for tn in tns]
+
+    assert pct(0) == [94, 85, 72, 55, 36, 21, 10, 3]
+    assert pct(3) == [100, 97, 90, 79, 64, 45, 28, 15]
