@@ -58,8 +58,9 @@ MAX_FATE_PER_ROLL = 1
 FATE_SECTION = "000 §3.1 運命介入"
 
 
-def roll_command(command: str, dice: DiceSource) -> RollResult | None:
-    """maai's checks, else the common BCDice commands; ``None`` when not a command."""
+def roll_command(command: str, dice: DiceSource, *, max_fate_per_roll: int = MAX_FATE_PER_ROLL) -> RollResult | None:
+    """maai's checks, else the common BCDice commands; ``None`` when not a command.
+    ``max_fate_per_roll`` is S-G27's ``fate.max_uses_per_roll`` (default 1)."""
     word, _comment = split_command(command)
     if not word:
         return None
@@ -73,10 +74,10 @@ def roll_command(command: str, dice: DiceSource) -> RollResult | None:
     if opts.count("CE") > 1:
         raise InputError("CE (会心拡張) given twice", field="command")
     fates = [o for o in opts if o != "CE"]
-    if len(fates) > MAX_FATE_PER_ROLL:
+    if len(fates) > max_fate_per_roll:
         raise RuleViolation(
             "S-G27", FATE_SECTION,
-            f"at most {MAX_FATE_PER_ROLL} fate intervention per roll (fate.max_uses_per_roll), got {len(fates)}",
+            f"at most {max_fate_per_roll} fate intervention(s) per roll (fate.max_uses_per_roll), got {len(fates)}",
         )
     values = dice.roll(10, 2, "2D10 判定")
     check = Check((values[0], values[1]), modifier, target, crit_extension=crit_ext)
@@ -86,7 +87,8 @@ def roll_command(command: str, dice: DiceSource) -> RollResult | None:
         if spec == "FB":
             result = apply_best_fate(result)
         else:
-            result = apply_fate(result, int(spec[1]) - 1, 1 if spec[2] == "+" else -1)
+            result = apply_fate(result, int(spec[1]) - 1, 1 if spec[2] == "+" else -1,
+                                max_uses_per_roll=max_fate_per_roll)
     return result
 
 

@@ -152,6 +152,16 @@ class MaaiOdds:
     table_fate: list[tuple[int, list[Fraction]]]
 
     @property
+    def warnings(self) -> list[str]:
+        """S-G01 (even TN) and S-R07 (clamped modifier) notes, as the dice bot gives them."""
+        out = []
+        if self.target % 2 == 0:
+            out.append(f"S-G01: TN {self.target} is even; the rules' TNs sit on the odd grid 5…19")
+        if clamp_modifier(self.modifier) != self.modifier:
+            out.append(f"S-R07: modifier {self.modifier:+d} clamped to {clamp_modifier(self.modifier):+d}")
+        return out
+
+    @property
     def fate_uses(self) -> int:
         """Uses in the "with fate" column: ``fate``, or 1 when none is assumed."""
         return max(1, self.fate)
@@ -165,6 +175,7 @@ class MaaiOdds:
             "target": self.target,
             "crit_extension": self.crit_extension,
             "fate": self.fate,
+            "warnings": self.warnings,
             **self.odds.to_json(),
             "without_fate": self.without_fate.to_json(),
             "with_fate": {"uses": self.fate_uses, **self.with_fate.to_json()},
@@ -207,7 +218,9 @@ class MaaiOdds:
             a: Fraction = getattr(self.without_fate, attr)
             b: Fraction = getattr(self.with_fate, attr)
             summary.add_row(label, f"{percent_text(a)} ({frac_text(a)})", f"{percent_text(b)} ({frac_text(b)})")
-        parts: list[RenderableType] = [head, summary, self._grid(self.table, "運命介入なし")]
+        parts: list[RenderableType] = [head]
+        parts.extend(Text(w, style="yellow") for w in self.warnings)
+        parts += [summary, self._grid(self.table, "運命介入なし")]
         if self.fate > 0:
             parts.append(self._grid(self.table_fate, f"運命介入{k}回"))
         return Group(*parts)

@@ -43,7 +43,9 @@ from ikusa.systems.command_syntax import (
     strip_secret,
 )
 from ikusa.systems.sengensyou.check import (
+    DEFAULT_FIXED_ROUNDING,
     SGS_DICE,
+    FixedRounding,
     PoolCheck,
     check_dice_count,
     fixed_dice_value,
@@ -58,8 +60,10 @@ SGS_RE = re.compile(rf"^SGS(?P<mod>(?:[-+]{ARITH}*)?){_CMP}$")
 DP_RE = re.compile(rf"^DP(?P<fixed>F)?(?P<n>[0-9]{{1,3}})(?P<mod>(?:[-+]{ARITH}*)?){_CMP}$")
 
 
-def roll_command(command: str, dice: DiceSource) -> RollResult | None:
-    """``SGS`` and ``DP`` checks, else the common BCDice commands."""
+def roll_command(command: str, dice: DiceSource, *,
+                 fixed_rounding: FixedRounding = DEFAULT_FIXED_ROUNDING) -> RollResult | None:
+    """``SGS`` and ``DP`` checks, else the common BCDice commands.  ``fixed_rounding`` is
+    G-G30's ``gm.fixed_roll_rounding`` for ``DPF`` (default ``"floor"``)."""
     word, _comment = split_command(command)
     if not word:
         return None
@@ -68,7 +72,7 @@ def roll_command(command: str, dice: DiceSource) -> RollResult | None:
         return _sgs(m, dice, secret)
     _w, secret, m = strip_secret(word, DP_RE)
     if m is not None:
-        return _dp(m, dice, secret)
+        return _dp(m, dice, secret, fixed_rounding)
     return common_fallback(command, dice, roll_command)
 
 
@@ -110,7 +114,7 @@ def _sgs(m: re.Match[str], dice: DiceSource, secret: bool) -> RollResult:
     return result
 
 
-def _dp(m: re.Match[str], dice: DiceSource, secret: bool) -> RollResult:
+def _dp(m: re.Match[str], dice: DiceSource, secret: bool, rounding: FixedRounding) -> RollResult:
     n = int(m.group("n"))
     fixed = m.group("fixed") is not None
     judgement = eval_int(m.group("mod"))
@@ -120,9 +124,10 @@ def _dp(m: re.Match[str], dice: DiceSource, secret: bool) -> RollResult:
     mod = format_modifier(judgement)
     echo = f"(DP{'F' if fixed else ''}{n}{mod}{_cmp_text(op, target)})"
     if fixed:
-        check = PoolCheck(judgement, fixed_dice=n)
-        value = fixed_dice_value(n)
-        parts = [echo, f"固定値 {n}×3.5→{value}", f"{value}{mod}" if judgement else str(value)]
+        check = PoolCheck(judgement, fixed_dice=n, rounding=rounding)
+        value = fixed_dice_value(n, rounding)
+        arrow = "=" if n % 2 == 0 else "→"
+        parts = [echo, f"固定値 {n}×3.5{arrow}{value}", f"{value}{mod}" if judgement else str(value)]
         values: list[int] = []
     elif n == 0:
         check = PoolCheck(judgement)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ikusa import api
 from ikusa.dice.result import RollResult
@@ -77,3 +79,23 @@ def test_odds() -> None:
 def test_api() -> None:
     r = api.roll("2D6+5>=12", system="fantasy", dice=[6, 6])
     assert r is not None and r.critical
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.integers(1, 6), b=st.integers(1, 6), mod=st.integers(-10, 15), tn=st.integers(0, 25))
+def test_flags_invariant(a: int, b: int, mod: int, tn: int) -> None:
+    """Exactly one of success/failure; critical ⇔ 自動成功 ([6,6]); fumble ⇔ 自動失敗 ([1,1]);
+    otherwise success ⇔ 達成値 ≥ TN (F-G04, F-G05)."""
+    r = roll(f"2D6{mod:+d}>={tn}", a, b)
+    assert r.success != r.failure
+    assert r.critical == (a == b == 6) and r.fumble == (a == b == 1)
+    if not (r.critical or r.fumble):
+        assert r.success == (a + b + mod >= tn)
+
+
+@settings(max_examples=30, deadline=None)
+@given(mod=st.integers(-10, 15), tn=st.integers(0, 25))
+def test_odds_sum_to_one_and_monotone(mod: int, tn: int) -> None:
+    o = odds_command(f"2D6{mod:+d}>={tn}")
+    assert sum(p for _, p in o.results) == 1
+    assert success_probability(mod, tn) >= success_probability(mod, tn + 1)

@@ -138,6 +138,8 @@ def test_s_g27_one_fate_per_roll() -> None:
     assert apply_fate(once, 1, 1, max_uses_per_roll=2).extra["dice"] == [5, 6]
     with pytest.raises(RuleViolation):
         roll_command("2D10>=11F1+F2-", ScriptedSource([4, 5]))
+    two = roll_command("2D10>=11F1+F2-", ScriptedSource([4, 5]), max_fate_per_roll=2)
+    assert two is not None and two.extra["dice"] == [5, 4] and two.extra["fate"] == [[0, 1], [1, -1]]
 
 
 def test_fate_command_suffixes() -> None:

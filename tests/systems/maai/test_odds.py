@@ -80,6 +80,11 @@ def test_crit_extension_odds() -> None:
     assert o.odds.fumble == F(5, 100)  # CE does not widen 失着
 
 
+def test_even_target_warning_s_g01() -> None:
+    assert odds_command("2D10>=12").warnings[0].startswith("S-G01")
+    assert odds_command("2D10>=11").to_json()["warnings"] == []
+
+
 def test_clamped_modifier_odds() -> None:
     """S-R07: +12 reads as +10."""
     assert odds_command("2D10+3+3+2+2+2>=19").odds == outcome_odds(10, 19)

@@ -102,7 +102,9 @@ def test_g_t19_fixed_mode_g_r29_g_g30() -> None:
     assert fixed_dice_value(4, "exact") == 14
     r = roll("DPF3+7>=17")
     assert r.text == "(DPF3+7>=17) ＞ 固定値 3×3.5→10 ＞ 10+7 ＞ 17 ＞ 成功" and r.dice == []
-    assert roll("DPF2").text == "(DPF2) ＞ 固定値 2×3.5→7 ＞ 7"
+    assert roll("DPF2").text == "(DPF2) ＞ 固定値 2×3.5=7 ＞ 7"
+    r = roll_command("DPF3+7>=18", ScriptedSource([]), fixed_rounding="ceil")
+    assert r is not None and r.text == "(DPF3+7>=18) ＞ 固定値 3×3.5→11 ＞ 11+7 ＞ 18 ＞ 成功"
     assert PoolCheck(7, fixed_dice=3).total == 17
 
 
