@@ -16,11 +16,9 @@
 
 from __future__ import annotations
 
-import inspect
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any, cast
 
 from ikusa.dice import bcdice
 from ikusa.dice.result import RollResult
@@ -161,19 +159,7 @@ def strip_secret(word: str, matches: re.Pattern[str]) -> tuple[str, bool, re.Mat
 
 
 def common_fallback(command: str, dice: DiceSource, own: Evaluator) -> RollResult | None:
-    """The common BCDice commands (:func:`ikusa.dice.bcdice.roll_command`) for a system.
-
-    When the common module accepts an ``evaluate`` keyword (the dicebot implementation:
-    repeats ``x3 CMD`` evaluate CMD with it), the system's own evaluator ``own`` is passed, so
-    ``x3 2D10+3>=11`` repeats the maai check, not a plain sum."""
-    fn = cast(Callable[..., RollResult | None], bcdice.roll_command)
-    if _accepts_evaluate(fn):
-        return fn(command, dice, evaluate=own)
-    return fn(command, dice)
-
-
-def _accepts_evaluate(fn: Callable[..., Any]) -> bool:
-    try:
-        return "evaluate" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
-        return False
+    """The common BCDice commands (:func:`ikusa.dice.bcdice.roll_command`) for a system,
+    with the system's own evaluator ``own`` for repeats, so ``x3 2D10+3>=11`` repeats the
+    maai check, not a plain sum."""
+    return bcdice.roll_command(command, dice, evaluate=own)
