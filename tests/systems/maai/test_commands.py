@@ -168,7 +168,7 @@ def test_apply_fate_needs_a_maai_check() -> None:
 def test_other_commands_fall_back_to_common_dicebot(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[str] = []
 
-    def fake(command: str, dice: DiceSource) -> RollResult | None:
+    def fake(command: str, dice: DiceSource, *, evaluate: object = None) -> RollResult | None:
         seen.append(command)
         return RollResult(text="common")
 

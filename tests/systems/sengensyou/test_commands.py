@@ -116,7 +116,7 @@ def test_dp_limits() -> None:
 def test_fallback_and_api(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[str] = []
 
-    def fake(command: str, dice: DiceSource) -> RollResult | None:
+    def fake(command: str, dice: DiceSource, *, evaluate: object = None) -> RollResult | None:
         seen.append(command)
         return None
 
