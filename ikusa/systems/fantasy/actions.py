@@ -195,10 +195,8 @@ def trip(st: FantasyState, f: Fighter, t: Fighter, dice: DiceSource) -> list[Eve
                     {"attacker": f.id, "target": t.id, "hit": hit, **data})]
     if not hit:
         return events
-    t.add(Cond("prone"))
-    events.append(Event("prone", "F-R12", f"{t.name} は伏せ状態になった", {"id": t.id}))
     tn = st.field.trip_fall_tn
-    if tn is not None:
+    if tn is not None:  # the fall check is part of the trip: before 伏せ applies
         ok, ctext = saving_throw(st, t, "intuition_avoid", tn, dice)
         fell = not ok
         events.append(Event("fall_check", "F-R09,F-G05",
@@ -207,6 +205,8 @@ def trip(st: FantasyState, f: Fighter, t: Fighter, dice: DiceSource) -> list[Eve
         if fell and st.opts.fall_removes:
             t.fallen = True
             events.append(Event("fallen", "F-G17", f"{t.name} は崖から転落し戦闘から離脱 (F-G17)", {"id": t.id}))
+    t.add(Cond("prone"))
+    events.append(Event("prone", "F-R12", f"{t.name} は伏せ状態になった", {"id": t.id}))
     return events
 
 
