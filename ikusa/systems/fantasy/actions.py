@@ -68,7 +68,7 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         return [Event("wake", "F-G07,F-R11", f"{f.name} が {ally.name} を起こす ({o.cost_wake}アクション): "
                       f"睡眠解除、伏せ状態", {"id": f.id, "target": ally.id})]
     if head == "cover":
-        cost = o.cost_cover * st.multiplier(f, "cover")
+        cost = st.action_cost(f, "cover")
         f.actions -= cost
         f.add(Cond("cover"))
         return [Event("cover", "F-H08,F-R16,F-R17", f"{f.name} 遮蔽を取る ({cost}アクション)",
@@ -78,7 +78,7 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
 
 def move_cost(st: FantasyState, f: Fighter) -> int:
     """F-R16/F-R17/F-T15/F-T16: 移動 needs ``cost_move`` × the water multiplier."""
-    return st.opts.cost_move * st.multiplier(f, "move")
+    return st.action_cost(f, "move")
 
 
 def move_distance(st: FantasyState, f: Fighter) -> float:
@@ -179,7 +179,7 @@ def apply_damage(st: FantasyState, t: Fighter, amount: int, cause: str) -> list[
             t.remove(c.id)
             t.add(Cond(d.wakes_on_damage_to))
             new = st.table[d.wakes_on_damage_to].name
-            events.append(Event("wake", d.rule, f"{t.name} はダメージで目を覚ました: {d.name}→{new} ({d.rule})",
+            events.append(Event("wake", d.rule, f"{t.name} はダメージで目を覚ました: {d.name}→{new}",
                                 {"id": t.id, "condition": d.wakes_on_damage_to}))
     if t.hp <= 0 and not t.down:
         t.down = True
@@ -204,7 +204,7 @@ def trip(st: FantasyState, f: Fighter, t: Fighter, dice: DiceSource) -> list[Eve
                             {"id": t.id, "tn": tn, "fell": fell}))
         if fell and st.opts.fall_removes:
             t.fallen = True
-            events.append(Event("fallen", "F-G17", f"{t.name} は崖から転落し戦闘から離脱 (F-G17)", {"id": t.id}))
+            events.append(Event("fallen", "F-G17", f"{t.name} は崖から転落し戦闘から離脱", {"id": t.id}))
     t.add(Cond("prone"))
     events.append(Event("prone", "F-R12", f"{t.name} は伏せ状態になった", {"id": t.id}))
     return events
@@ -263,7 +263,7 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
                     f"{mag.text()} → 対象: {'、'.join(v.name for v in victims) or 'なし'}",
                     {"caster": f.id, "spell": sp.id, "magic": mag.to_json(), "targets": [v.id for v in victims]})]
     if mag.auto_fail:
-        events.append(Event("spell_fail", "F-G04", f"{sp.name} は自動失敗 (F-G04)", {"spell": sp.id}))
+        events.append(Event("spell_fail", "F-G04", f"{sp.name} は自動失敗", {"spell": sp.id}))
         return events
     for v in victims:
         if v.out:
@@ -272,7 +272,7 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
         immune = next((d for _c, d in st.effective(v) if tag in d.immune_to_saves), None)
         if immune is not None:
             events.append(Event("spell_immune", immune.rule + ",F-G07",
-                                f"{v.name} は{immune.name}: 意思STを要する魔術は無効 ({immune.rule})", {"id": v.id}))
+                                f"{v.name} は{immune.name}: 意思STを要する魔術は無効", {"id": v.id}))
             continue
         c = st_check(st, v, sp.save, dice)
         resisted = c.succeeds_against(mag.total, st.opts) and not mag.auto_success
@@ -294,7 +294,7 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
             assert d is not None
             v.add(Cond(d.id, sp.rounds))
             dur = f" {sp.rounds}ラウンド" if sp.rounds else ""
-            events.append(Event("condition", d.rule, f"{v.name} は{d.name}状態になった{dur} ({d.rule})",
+            events.append(Event("condition", d.rule, f"{v.name} は{d.name}状態になった{dur}",
                                 {"id": v.id, "condition": d.id, "rounds": sp.rounds}))
     return events
 

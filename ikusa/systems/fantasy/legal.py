@@ -214,7 +214,7 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
             why = why or _cost_reason(o.cost_wake, f)
             out.append(Cand(f"wake:{a.id}", f"{a.name} を起こす ({o.cost_wake}アクション)", o.cost_wake, why, None,
                             {"action": "wake", "target": a.id}))
-    ccost = o.cost_cover * st.multiplier(f, "cover")
+    ccost = st.action_cost(f, "cover")
     why = (_rv("F-H08", HOST, "すでに遮蔽を取っている") if f.has("cover") else None) or _cost_reason(ccost, f)
     out.append(Cand("cover", f"遮蔽を取る ({ccost}アクション)", ccost, why, None, {"action": "cover"}))
     out.append(Cand("end", "手番終了", 0, None, None, {"action": "end"}))

@@ -32,14 +32,19 @@ class FantasyOptions(BaseModel):
     # -- surprise (F-G01…F-G03) --------------------------------------------------------------
     surprise_tie: Literal["observer", "hider"] = Field(
         "observer", description="F-G02: a tie between detection and stealth 達成値 favours the observer.")
-    surprise_round: bool = Field(
-        False, description="F-G03: no separate surprise round; every non-surprised character acts in round 1.")
+    surprise_until_first_turn: bool = Field(
+        True, description="F-G01: the surprise penalty (回避・ST −2, no opportunity attacks) lasts until the "
+        "character's first turn begins, also in round 2; False = it ends with round 1.")
+    surprise_round: Literal[False] = Field(
+        False, description="F-G03: no separate surprise round; every non-surprised character acts in round 1 "
+        "(the only model implemented).")
     aware_if_any_detected: bool = Field(
         True, description="F-G02 (invented): an observer who detects at least one hiding unit is not surprised.")
 
     # -- conditions (F-G06…F-G12) ------------------------------------------------------------
-    paralysis_allow_mental: bool = Field(
-        False, description="F-G06: a paralysed character takes no action at all (status.paralysis.allow_mental).")
+    paralysis_allow_mental: Literal[False] = Field(
+        False, description="F-G06: a paralysed character takes no action at all (status.paralysis.allow_mental; "
+        "the host has no purely mental actions, so this is the only model).")
     sleep_wake_by_ally: bool = Field(
         True, description="F-G07 (invented): an adjacent ally may spend one action to wake a sleeper.")
     stand_cost: int = Field(1, ge=0, le=4, description="F-G08: 「立ち上がる」 costs one action (prone.stand_cost).")
@@ -51,15 +56,18 @@ class FantasyOptions(BaseModel):
         "additive_grouped",
         description="F-G11: different conditions add; 暗闇/視界不良 take the worse; 水中 replaces 水場; "
         "the same condition twice keeps the longer duration (status.stacking).")
-    stun_no_actions: bool = Field(
-        True, description="F-G12: 朦朧 = no action on its own turn; only reactive evasion/ST at −2.")
+    stun_no_actions: Literal[True] = Field(
+        True, description="F-G12: 朦朧 = no action on its own turn; only reactive evasion/ST at −2 "
+        "(led movement is not modelled).")
 
     # -- action economy (F-G13, F-H07) -------------------------------------------------------
     actions_per_turn: int = Field(2, ge=1, le=6, description="F-H07 (invented): actions per turn.")
     cost_move: int = Field(1, ge=0, description="F-G13 (invented host data): 移動 (change row) needs 1 action.")
-    cost_line_of_fire: int = Field(1, ge=0, description="F-G13 (invented host data): 射線の確保 needs 1 action.")
+    cost_line_of_fire: int = Field(
+        1, ge=0, description="F-G13 (invented host data): 射線の確保 needs 1 action (cost only; no LOS action).")
     cost_cover: int = Field(1, ge=0, description="F-G13 (invented host data): 遮蔽を取る needs 1 action.")
-    cost_run: int = Field(2, ge=0, description="F-G13 (invented host data): 全力移動 needs 2 actions.")
+    cost_run: int = Field(
+        2, ge=0, description="F-G13 (invented host data): 全力移動 needs 2 actions (cost only; no run action).")
     cost_attack: int = Field(2, ge=1, description="F-H05 (invented): an attack or ≪足払い≫ uses 2 actions.")
     cost_cast: int = Field(2, ge=1, description="F-H06 (invented): casting a spell uses 2 actions.")
     cost_wake: int = Field(1, ge=0, description="F-G07 (invented): waking an adjacent sleeper uses 1 action.")

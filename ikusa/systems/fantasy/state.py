@@ -59,7 +59,7 @@ class FantasyState:
     def conds_of(self, f: Fighter) -> list[Cond]:
         """Own conditions + environment + 不意打ち while not yet acted (F-R04, F-R05, F-G01)."""
         out = list(f.conds) + list(self.env)
-        if f.surprised and not f.acted:
+        if f.surprised and not f.acted and (self.opts.surprise_until_first_turn or self.round <= 1):
             out.append(Cond("surprised"))
         return out
 
@@ -85,6 +85,12 @@ class FantasyState:
     def multiplier(self, f: Fighter, action: str) -> int:
         """F-R16/F-R17/F-G13: action-cost multiplier of the applying environment."""
         return max([d.action_multipliers.get(action, 1) for _c, d in self.effective(f)] + [1])
+
+    def action_cost(self, f: Fighter, action: str) -> int:
+        """F-G13: host cost of 移動/射線の確保/遮蔽を取る/全力移動 × the water multiplier (F-T15, F-T16)."""
+        base = {"move": self.opts.cost_move, "line_of_fire": self.opts.cost_line_of_fire,
+                "cover": self.opts.cost_cover, "run": self.opts.cost_run}[action]
+        return base * self.multiplier(f, action)
 
     # -- protocol ----------------------------------------------------------------------------
     def pending(self) -> Decision | None:
@@ -127,7 +133,7 @@ class FantasyState:
         chars = []
         for f in self.fighters.values():
             names = [self.table[c.id].name for c in f.conds]
-            if f.surprised and not f.acted:
+            if any(c.id == "surprised" for c in self.conds_of(f)):
                 names.append(self.table["surprised"].name)
             chars.append({"id": f.id, "name": f.name, "side": f.side, "hp": f.hp, "conditions": names,
                           "row": f.row, "down": f.out})

@@ -54,7 +54,7 @@ def resolve(mode: str, hiders: set[str], fighters: Sequence[Fighter], opts: Fant
         unit_values[unit] = value
         parts = " / ".join(f"{m.name} {c.text()}" for m, c in zip(members, checks, strict=True))
         events.append(Event("stealth", "F-R01,F-R02",
-                            f"{skill_name} ユニット{unit}: {parts} → 最も低い達成値 {value} で判定 (F-R02)",
+                            f"{skill_name} ユニット{unit}: {parts} → 最も低い達成値 {value} で判定",
                             {"unit": unit, "totals": [c.total for c in checks], "value": value}))
     for f in fighters:
         if f.side in hiders:

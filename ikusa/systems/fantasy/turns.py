@@ -92,7 +92,7 @@ def _next_turn(st: FantasyState, dice: DiceSource) -> list[Event]:
             continue
         blocker = st.flag(f, "can_act")
         if blocker is not None:
-            events.append(Event("skip", blocker.rule, f"{f.name} は{blocker.name}のため行動できない ({blocker.rule})",
+            events.append(Event("skip", blocker.rule, f"{f.name} は{blocker.name}のため行動できない",
                                 {"id": f.id, "condition": blocker.id}))
             continue
         st.current = fid

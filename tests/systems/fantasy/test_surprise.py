@@ -108,3 +108,14 @@ def test_g03_no_surprise_round_everyone_aware_acts() -> None:
     st = make([ch("y", "gob", values={"initiative": 5}), ch("x", "pc"), ch("w", "pc")], surprised=["x"])
     ev = start(st, [1, 1, 1, 2])
     assert next(e for e in ev if e.kind == "order").data["order"] == ["y", "w"]
+
+
+def test_g01_option_penalty_ends_with_round_one() -> None:
+    """F-G01 option: surprise_until_first_turn=False → in round 2 the penalty is already gone."""
+    st = make([ch("y", "gob", values={"initiative": 5}), ch("x", "pc", values={"initiative": 0})], surprised=["x"],
+              options={"surprise_until_first_turn": False})
+    start(st, [1, 2])
+    assert any(d.id == "surprised" for _c, d in st.effective(st.fighters["x"]))
+    st.apply("end", ScriptedSource([6, 6, 1, 2]))
+    assert st.round == 2 and st.pending().actor == "y"  # type: ignore[union-attr]
+    assert all(d.id != "surprised" for _c, d in st.effective(st.fighters["x"]))

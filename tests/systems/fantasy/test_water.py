@@ -104,3 +104,15 @@ def test_t19_heavy_armour_cannot_swim() -> None:
     assert rv.value.rule == "F-R17" and "泳げない" in rv.value.message
     st2 = water("水中", armor="light", out_of_depth=True)
     assert "withdraw" in st2.pending().keys()
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ([], {"move": 1, "line_of_fire": 1, "cover": 1, "run": 2}),
+    ([{"id": "水場"}], {"move": 2, "line_of_fire": 2, "cover": 2, "run": 4}),
+    ([{"id": "水中"}], {"move": 2, "line_of_fire": 2, "cover": 2, "run": 4}),
+])
+def test_g13_action_costs_doubled(env: list[dict[str, str]], expected: dict[str, int]) -> None:
+    """F-R16/F-R17/F-G13: 移動・射線の確保・遮蔽を取る・全力移動 need ×2 actions in water."""
+    st = make([ch("a", "r"), ch("b", "e")], environment=env)
+    a = st.fighters["a"]
+    assert {k: st.action_cost(a, k) for k in expected} == expected
