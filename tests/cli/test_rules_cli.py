@@ -54,3 +54,11 @@ def test_topics_listing_and_other_systems() -> None:
     assert res.exit_code == 1 and "not yet available" in res.stderr
     res = runner.invoke(app, ["rules", "nosuch", "x"])
     assert res.exit_code == 2 and "unknown system" in res.stderr
+
+
+def test_options_topic_lists_every_gap_default() -> None:
+    out = runner.invoke(app, ["rules", "fantasy", "options"]).stdout
+    for gid in ("F-G01", "F-G02", "F-G03", "F-G04", "F-G05", "F-G06", "F-G07", "F-G08", "F-G09", "F-G10",
+                "F-G11", "F-G12", "F-G13", "F-G14", "F-G15", "F-G16", "F-G17", "F-H02"):
+        assert gid in out, gid
+    assert "round_cap = 30" in out and "invented" in out

@@ -310,8 +310,10 @@ def opportunity(st: FantasyState, f: Fighter, dice: DiceSource) -> list[Event]:
                     f"{f.name} がエンゲージから離脱: 機会攻撃 {len(able)}人"
                     + (f" (数えない: {skipped})" if skipped else ""),
                     {"id": f.id, "attackers": [e.id for e in able], "excluded": [e.id for e in unable]})]
+    from ikusa.systems.fantasy.legal import weapon_block
+
     for e in able:
-        w = next((w for w in e.spec.weapons if w.kind == "melee"), None)
+        w = next((w for w in e.spec.weapons if w.kind == "melee" and weapon_block(st, e, w) is None), None)
         if w is None or f.out:
             continue
         events.extend(attack(st, e, w, f, dice))

@@ -264,6 +264,8 @@ def explain(st: FantasyState, action: str) -> RuleViolation:
         if c.key == action and c.why_not is not None:
             return c.why_not
     head = action.partition(":")[0]
+    if action == "advance:rear" and not st.field.two_fronts:
+        return _rv("F-R08", "002 特殊な場所での戦闘 例2", f"{st.field.name}には後ろの前衛はできない (two_fronts)")
     legal = ", ".join(c.key for c in cands if c.why_not is None)
     if head == "attack" or head == "trip":
         parts = action.split(":")

@@ -23,11 +23,14 @@ ACTION_LABELS = {"move": "移動", "line_of_fire": "射線の確保", "cover": "
 
 
 def topics() -> list[str]:
-    return [c.name for c in builtin_conditions().values()] + [b.name for b in builtin_battlefields().values()]
+    return [c.name for c in builtin_conditions().values()] + [b.name for b in builtin_battlefields().values()] + [
+        "options"]
 
 
 def describe(topic: str) -> list[str]:
     """The lines for one topic; unknown → InputError listing the known ones."""
+    if topic == "options":
+        return option_lines()
     c = find_condition(topic)
     if c is not None:
         return condition_lines(c)
@@ -124,4 +127,13 @@ def battlefield_lines(b: Battlefield, opts: FantasyOptions) -> list[str]:
         out.append("  後衛から敵後衛への射線は通らない")
     if b.trip_fall_tn is not None:
         out.append(f"  ≪足払い≫を受けたら直感ST(回避) 目標値{b.trip_fall_tn}に失敗で転落 (F-R09, 戦闘から離脱 F-G17)")
+    return out
+
+
+def option_lines() -> list[str]:
+    """Every ruleset option with its default and the gap it settles (F-G…/F-H…)."""
+    out = ["fantasy ruleset options (encounter key `options:`):"]
+    defaults = FantasyOptions()
+    for name, info in FantasyOptions.model_fields.items():
+        out.append(f"  {name} = {getattr(defaults, name)!r}: {info.description}")
     return out

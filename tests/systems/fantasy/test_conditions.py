@@ -206,3 +206,22 @@ def test_g11_stacking() -> None:
     assert [d.id for _c, d in both] == ["submerged"]
     twice = effective([Cond("stun", 1), Cond("stun", 3)], [], table)
     assert [(c.id, c.rounds) for c, _d in twice] == [("stun", 3)]
+
+
+def test_cover_bonus_until_next_turn() -> None:
+    """遮蔽 (F-H08, invented effect): +2 evasion against ranged only, ends at the next own turn."""
+    st = duel()
+    st.apply("cover", ScriptedSource([]))
+    assert mods(st, "a", "evade.ranged") == [("遮蔽", 2)] and mods(st, "a", "evade.melee") == []
+    assert "cover" not in st.pending().keys()  # type: ignore[union-attr]
+    st.apply("end", ScriptedSource([]))  # B's turn
+    ev = st.apply("end", ScriptedSource([1, 2, 1, 2]))  # round 2: A first again
+    assert any(e.kind == "cover_end" for e in ev) and mods(st, "a", "evade.ranged") == []
+
+
+def test_advance_rear_refused_outside_corridor() -> None:
+    st = make([ch("a", "r", row="back", values={"initiative": 10}), ch("b", "e")])
+    start(st, [1, 2, 1, 2])
+    with pytest.raises(RuleViolation) as rv:
+        st.apply("advance:rear", ScriptedSource([]))
+    assert rv.value.rule == "F-R08"
