@@ -91,6 +91,10 @@ def _cross_check(enc: FantasyEncounter, source: str) -> None:
     if bf is None:
         raise _err(f"unknown battlefield {enc.battlefield!r}; known: {', '.join(table)}", source, "battlefield")
     conds = enc.condition_table()
+    for i, cd in enumerate(enc.conditions):
+        if cd.wakes_on_damage_to is not None and cd.wakes_on_damage_to not in conds:
+            raise _err(f"unknown condition id {cd.wakes_on_damage_to!r}", source,
+                       f"conditions[{i}].wakes_on_damage_to")
 
     def check_cond(spec_id: str, rounds: int | None, where: str) -> None:
         d = find_condition(spec_id, conds)

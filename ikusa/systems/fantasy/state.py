@@ -86,6 +86,16 @@ class FantasyState:
         """F-R16/F-R17/F-G13: action-cost multiplier of the applying environment."""
         return max([d.action_multipliers.get(action, 1) for _c, d in self.effective(f)] + [1])
 
+    def breathless(self, f: Fighter) -> bool:
+        """F-R18: in a breath environment (水中) without air; F-G14: a non-swimmer out of depth in
+        中装鎧 or heavier sinks, so the breath rules apply at once even if it had air."""
+        env = [d for _c, d in self.effective(f) if d.breath]
+        if not env:
+            return False
+        sinking = f.spec.out_of_depth and f.spec.armor in ("medium", "heavy") and any(
+            d.heavy_armor_cannot_swim for d in env)
+        return not f.spec.air or sinking
+
     def action_cost(self, f: Fighter, action: str) -> int:
         """F-G13: host cost of 移動/射線の確保/遮蔽を取る/全力移動 × the water multiplier (F-T15, F-T16)."""
         base = {"move": self.opts.cost_move, "line_of_fire": self.opts.cost_line_of_fire,

@@ -63,7 +63,7 @@ def start_round(st: FantasyState, dice: DiceSource) -> list[Event]:
                                 {"id": f.id, "initiative": None}))
             f.initiative = None
             continue
-        if any(d.breath for _c, d in st.effective(f)) and not f.spec.air:
+        if st.breathless(f):
             f.breathless_rounds += 1
         c = roll_check(dice, st.opts, "initiative", f.name, f.spec.values.initiative, [])
         f.initiative = c.total
@@ -111,7 +111,7 @@ def _turn_start(st: FantasyState, f: Fighter, dice: DiceSource) -> list[Event]:
     if f.has("cover"):
         f.remove("cover")
         events.append(Event("cover_end", "F-H08", f"{f.name} の遮蔽が終わる", {"id": f.id}))
-    if any(d.breath for _c, d in st.effective(f)) and not f.spec.air and f.breathless_rounds > f.spec.body:
+    if st.breathless(f) and f.breathless_rounds > f.spec.body:
         (v,) = dice.roll(st.opts.die_sides, 1, f"{f.name} 溺れ 疲労1D")
         f.fatigue += v
         events.append(Event("drowning", "F-R18,F-G15",

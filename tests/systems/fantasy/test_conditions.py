@@ -225,3 +225,24 @@ def test_advance_rear_refused_outside_corridor() -> None:
     with pytest.raises(RuleViolation) as rv:
         st.apply("advance:rear", ScriptedSource([]))
     assert rv.value.rule == "F-R08"
+
+
+def test_custom_condition_in_encounter() -> None:
+    """Conditions are data: a GM-defined 石化 (petrified) blocks acting and evading, from the file."""
+    stone = {"id": "petrified", "name": "石化", "rules": ["F-R06"], "section": "GM ruling", "can_act": False,
+             "can_evade": False, "always_hit": True, "counts_for_front": False,
+             "modifiers": [{"applies_to": ["st.fort"], "value": 4}]}
+    st = duel(b_kw={"conditions": [{"id": "石化"}]}, conditions=[stone])
+    assert mods(st, "b", "st.fort") == [("石化", 4)]
+    assert st.formation.valid_count(("blue", "fore")) == 0
+    hit, text, _d = hit_roll(st, st.fighters["a"], st.fighters["b"], ("attack.melee",), 0, True,
+                             ScriptedSource([1, 2]))
+    assert hit and "石化" in text
+    from ikusa.engine.errors import InputError
+
+    with pytest.raises(InputError) as exc:
+        duel(conditions=[{**stone, "wakes_on_damage_to": "nothing"}])
+    assert exc.value.field == "conditions[0].wakes_on_damage_to"
+    with pytest.raises(InputError) as exc:
+        duel(conditions=[{**stone, "can_act": "maybe"}])
+    assert exc.value.field == "conditions.0.can_act"

@@ -116,3 +116,15 @@ def test_g13_action_costs_doubled(env: list[dict[str, str]], expected: dict[str,
     st = make([ch("a", "r"), ch("b", "e")], environment=env)
     a = st.fighters["a"]
     assert {k: st.action_cost(a, k) for k in expected} == expected
+
+
+def test_g14_sinking_non_swimmer_breath_rules_at_once() -> None:
+    """F-G14: out of depth in 中装鎧 a character sinks; the breath rules apply even with air."""
+    st = make([ch("a", "r", body=1, armor="heavy", out_of_depth=True, hp=99), ch("b", "e", hp=99)],
+              environment=[{"id": "水中"}])
+    src = RandomSource(2)
+    events = st.apply("start", src)
+    while st.round <= 3:
+        events += st.apply("end", src)
+    assert [e.data["round_underwater"] for e in events if e.kind == "drowning"] == [2, 3]
+    assert st.breathless(st.fighters["a"]) and not st.breathless(st.fighters["b"])
