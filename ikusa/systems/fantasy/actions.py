@@ -157,7 +157,8 @@ def attack(st: FantasyState, f: Fighter, w: WeaponSpec, t: Fighter, dice: DiceSo
             per = d.weapons.thrown_falloff.get(w.damage_type) if d.weapons else None
             dist = st.formation.distance(f, t)
             if per and dist >= st.opts.falloff_step_m:
-                dmg.extra.append(Applied(thrown_falloff(dist, per, st.opts.falloff_step_m), d.name, "F-R17,F-G14",
+                dmg.extra.append(Applied(thrown_falloff(dist, per, st.opts.falloff_step_m), f"{d.name} {dist}m",
+                                         "F-R17,F-G14",
                                          f"{dist}m, {w.damage_type} 5mごとに−{per}"))
     events.append(Event("damage", "F-H05", f"{t.name} へのダメージ {dmg.text()}",
                         {"target": t.id, "damage": dmg.total, "rolled": list(rolled)}))

@@ -58,13 +58,13 @@ def start_round(st: FantasyState, dice: DiceSource) -> list[Event]:
     for i, f in enumerate(st.fighters.values()):
         if f.out:
             continue
+        if st.breathless(f):
+            f.breathless_rounds += 1  # F-R18/F-G15: counts every round underwater, surprised or not
         if st.round == 1 and f.surprised:
             events.append(Event("initiative", "F-R04", f"{f.name}: 不意打ちを受けたため第1ラウンドはイニシアティブなし",
                                 {"id": f.id, "initiative": None}))
             f.initiative = None
             continue
-        if st.breathless(f):
-            f.breathless_rounds += 1
         c = roll_check(dice, st.opts, "initiative", f.name, f.spec.values.initiative, [])
         f.initiative = c.total
         rolls.append((-c.total, -f.spec.values.initiative, i, f.id))

@@ -77,7 +77,7 @@ def test_t17_falloff_in_play(weapon: dict[str, object], expected: int) -> None:
     assert st.formation.distance(st.fighters["a"], st.fighters["b"]) == 12
     ev = st.apply(f"attack:{weapon['id']}:b", ScriptedSource([5, 5, 1, 2, 5], fallback=RandomSource(0)))
     dmg = next(e for e in ev if e.kind == "damage")
-    assert dmg.data["damage"] == expected and "12m" not in dmg.text and "水中" in dmg.text
+    assert dmg.data["damage"] == expected and f"{expected - 9:+d}(水中 12m F-R17,F-G14)" in dmg.text
 
 
 def test_t18_drowning() -> None:
