@@ -62,6 +62,33 @@ def hit_odds(margin: int) -> float:
     return hits / 1296
 
 
+def _hit_odds(st: FantasyState, f: Fighter, t: Fighter, tags: tuple[str, ...], margin: int, melee: bool) -> float:
+    """Exact P(hit) with every modifier that would apply (F-H04, F-R10/F-R11 always-hit)."""
+    from ikusa.systems.fantasy.actions import attack_mods
+
+    m = margin + sum(a.value for a in attack_mods(st, f, t, tags))
+    if st.flag(t, "always_hit") or st.flag(t, "can_evade"):
+        return 35 / 36
+    m -= sum(a.value for a in st.mods(t, evade_tags(st, f, t, melee)))
+    return hit_odds(m)
+
+
+def _fail_odds(st: FantasyState, t: Fighter, tn: int) -> float:
+    """P(直感ST(回避) fails against ``tn``) — 1 when a condition forbids it (F-R10/F-R11)."""
+    tag = "st.intuition.avoid"
+    if st.blocked(t, (tag,)) is not None:
+        return 1.0
+    base = t.spec.values.intuition + sum(a.value for a in st.mods(t, (tag,)))
+    fails = 0
+    for x in range(1, 7):
+        for y in range(1, 7):
+            if (x, y) == (6, 6):
+                continue
+            if (x, y) == (1, 1) or x + y + base < tn:
+                fails += 1
+    return fails / 36
+
+
 def weapon_block(st: FantasyState, f: Fighter, w: WeaponSpec) -> RuleViolation | None:
     """F-R17/F-G14: weapons 水中 forbids."""
     for _c, d in st.effective(f):
@@ -142,21 +169,22 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
             if why is None:
                 tags = ("attack.melee",) if w.kind == "melee" else ("attack.ranged",) + (
                     ("attack.thrown",) if w.kind == "thrown" else ())
-                from ikusa.systems.fantasy.actions import attack_mods
-
-                m = margin + sum(a.value for a in attack_mods(st, f, t, tags))
-                if st.flag(t, "always_hit") or st.flag(t, "can_evade"):
-                    odds = 35 / 36
-                else:
-                    m -= sum(a.value for a in st.mods(t, evade_tags(st, f, t, w.kind == "melee")))
-                    odds = hit_odds(m)
+                odds = _hit_odds(st, f, t, tags, margin, w.kind == "melee")
             out.append(Cand(key, label, o.cost_attack, why, odds,
                             {"action": "attack", "weapon": w.id, "target": t.id,
                              "expected_damage": w.damage_dice * 3.5 + w.damage_bonus, "target_hp": t.hp}))
     if any(w.kind == "melee" for w in f.spec.weapons):
         for t in enemies:
-            out.append(Cand(f"trip:{t.id}", f"≪足払い≫ → {t.name}", o.cost_attack, melee_reason(t), None,
-                            {"action": "trip", "target": t.id}))
+            why = melee_reason(t)
+            data: dict[str, Any] = {"action": "trip", "target": t.id, "target_hp": t.hp}
+            odds = None
+            if why is None:
+                odds = _hit_odds(st, f, t, ("attack.melee",), f.spec.values.melee - t.spec.values.evasion, True)
+                if st.field.trip_fall_tn is not None:
+                    data["fall_odds"] = _fail_odds(st, t, st.field.trip_fall_tn)
+            label = f"≪足払い≫ → {t.name}" + ("" if st.field.trip_fall_tn is None else
+                                               f" (崖: 直感ST目標値{st.field.trip_fall_tn}で転落)")
+            out.append(Cand(f"trip:{t.id}", label, o.cost_attack, why, odds, data))
     for sp in f.spec.spells:
         tags = spell_tags(sp)
         why = None
@@ -179,7 +207,13 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
                        for u in form.units() if form.side_of_unit(u) != f.side for fr in ("fore", "rear")
                        if form.front_members((u, fr))]
         for tid, tname in targets:
-            out.append(Cand(f"cast:{sp.id}:{tid}", f"{sp.name} → {tname}", o.cost_cast, why, None,
+            tgt = st.fighters.get(tid) if sp.target == "single" else None
+            if why is None and tgt is not None and not form.line_of_fire(f, tgt):
+                why_t: RuleViolation | None = _rv("F-R09", "002 特殊な場所での戦闘 例3",
+                                                  f"{st.field.name}: 後衛から敵後衛への射線は通らない")
+            else:
+                why_t = why
+            out.append(Cand(f"cast:{sp.id}:{tid}", f"{sp.name} → {tname}", o.cost_cast, why_t, None,
                             {"action": "cast", "spell": sp.id, "target": tid, "tags": list(tags)}))
     swim_block = _swim_block(st, f)
     cost = move_cost(st, f)

@@ -52,5 +52,9 @@ class GreedyPolicy:
             now, other = int(o.data.get("reach_now", 0)), int(o.data.get("reach_other", 0))
             return 0.4 if now == 0 and other > 0 else None
         if act == "trip":
-            return 0.8
+            fall = o.data.get("fall_odds")
+            if fall is None:
+                return 0.8
+            odds = o.odds if o.odds is not None else 0.5
+            return odds * float(fall) * float(o.data.get("target_hp", 0)) + 0.8
         return None

@@ -139,3 +139,21 @@ def test_custom_battlefield_in_encounter() -> None:
     with pytest.raises(InputError) as exc:
         make([ch("a", "r"), ch("b", "e")], battlefield="swamp")
     assert exc.value.field == "battlefield" and "corridor" in exc.value.message
+
+
+def test_cliff_trip_option_odds_and_spell_line_of_fire() -> None:
+    """F-R09: the trip option carries P(fall) = P(2D+3 < 12) = 26/36; a single-target spell from the
+    back row cannot reach the enemy back row either (no line of fire)."""
+    bolt = {"id": "bolt", "name": "ボルト", "target": "single", "damage_dice": 1}
+    st = make([ch("a", "r", values={"initiative": 10}), ch("m", "r", row="back", spells=[bolt]),
+               ch("b", "e", values={"intuition": 3}), ch("b2", "e", row="back")], battlefield="cliff_ledge")
+    start(st, [1, 2] * 4)
+    trip = next(o for o in st.pending().options if o.key == "trip:b")  # type: ignore[union-attr]
+    assert trip.data["fall_odds"] == pytest.approx(26 / 36) and trip.odds is not None
+    st.apply("end", ScriptedSource([]))
+    assert st.pending().actor == "m"  # type: ignore[union-attr]
+    keys = st.pending().keys()  # type: ignore[union-attr]
+    assert "cast:bolt:b" in keys and "cast:bolt:b2" not in keys
+    with pytest.raises(RuleViolation) as rv:
+        st.apply("cast:bolt:b2", ScriptedSource([]))
+    assert rv.value.rule == "F-R09"
