@@ -12,13 +12,13 @@ Option keys (stable, readable, part of the save format)::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.fantasy.actions import evade_tags, move_cost, move_distance, spell_tags
 from ikusa.systems.fantasy.character import Fighter, WeaponSpec
+from ikusa.systems.fantasy.resolution import auto_fail_probability, hit_probability, success_probability
 
 if TYPE_CHECKING:
     from ikusa.systems.fantasy.state import FantasyState
@@ -40,37 +40,15 @@ def _rv(rule: str, section: str, msg: str) -> RuleViolation:
     return RuleViolation(rule, section, msg)
 
 
-@cache
-def hit_odds(margin: int) -> float:
-    """Exact P(hit) of 2D6+a against 2D6+e evasion where ``margin = a − e`` with the
-    F-G04 automatic results and defender-wins ties (F-H04)."""
-    faces = range(1, 7)
-    pairs = [(x, y) for x in faces for y in faces]
-    hits = 0
-    for a in pairs:
-        for e in pairs:
-            if a == (1, 1):
-                continue
-            if a == (6, 6) and e != (6, 6):
-                hits += 1
-            elif e == (1, 1):
-                hits += 1
-            elif e == (6, 6):
-                continue
-            elif sum(a) + margin > sum(e):
-                hits += 1
-    return hits / 1296
-
-
 def _hit_odds(st: FantasyState, f: Fighter, t: Fighter, tags: tuple[str, ...], margin: int, melee: bool) -> float:
     """Exact P(hit) with every modifier that would apply (F-H04, F-R10/F-R11 always-hit)."""
     from ikusa.systems.fantasy.actions import attack_mods
 
     m = margin + sum(a.value for a in attack_mods(st, f, t, tags))
     if st.flag(t, "always_hit") or st.flag(t, "can_evade"):
-        return 35 / 36
+        return 1.0 - auto_fail_probability(st.opts)
     m -= sum(a.value for a in st.mods(t, evade_tags(st, f, t, melee)))
-    return hit_odds(m)
+    return hit_probability(m, st.opts)
 
 
 def _fail_odds(st: FantasyState, t: Fighter, tn: int) -> float:
@@ -79,14 +57,7 @@ def _fail_odds(st: FantasyState, t: Fighter, tn: int) -> float:
     if st.blocked(t, (tag,)) is not None:
         return 1.0
     base = t.spec.values.intuition + sum(a.value for a in st.mods(t, (tag,)))
-    fails = 0
-    for x in range(1, 7):
-        for y in range(1, 7):
-            if (x, y) == (6, 6):
-                continue
-            if (x, y) == (1, 1) or x + y + base < tn:
-                fails += 1
-    return fails / 36
+    return 1.0 - success_probability(base, tn, st.opts)
 
 
 def weapon_block(st: FantasyState, f: Fighter, w: WeaponSpec) -> RuleViolation | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ikusa.dice.source import DiceSource
@@ -172,3 +173,54 @@ class Damage:
 
     def text(self) -> str:
         return damage_text(self.rolled, self.bonus, self.extra)
+
+
+# -- exact odds (for option hints and AI; icepool-free, the host dice are tiny) -----------------
+
+@cache
+def _split(n: int, sides: int, auto_fail: bool, auto_success: bool) -> tuple[float, float, dict[int, float]]:
+    """(P(自動失敗), P(自動成功), distribution of the other sums) of ``n`` d``sides`` (F-G04)."""
+    counts: dict[int, int] = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for s, c in counts.items():
+            for v in range(1, sides + 1):
+                nxt[s + v] = nxt.get(s + v, 0) + c
+        counts = nxt
+    total = sides**n
+    p_fail = 1 / total if auto_fail else 0.0
+    p_succ = 1 / total if auto_success and sides > 1 else 0.0
+    if auto_fail:
+        counts[n] -= 1
+    if p_succ:
+        counts[n * sides] -= 1
+    return p_fail, p_succ, {s: c / total for s, c in counts.items() if c}
+
+
+def _split_for(opts: FantasyOptions) -> tuple[float, float, dict[int, float]]:
+    return _split(opts.dice_count, opts.die_sides, opts.auto_failure == "all_ones", opts.auto_success == "all_max")
+
+
+def auto_fail_probability(opts: FantasyOptions) -> float:
+    return _split_for(opts)[0]
+
+
+def success_probability(base: int, tn: int, opts: FantasyOptions) -> float:
+    """Exact P(dice + base succeeds against ``tn``) with F-G04 and F-G05."""
+    _pf, ps, dist = _split_for(opts)
+    need = tn - base
+    return ps + sum(p for s, p in dist.items() if (s >= need if opts.success_at_tn else s > need))
+
+
+def hit_probability(margin: int, opts: FantasyOptions) -> float:
+    """Exact P(hit) of an attack against an evasion roll, ``margin`` = attack − evasion
+    values after modifiers, following :func:`ikusa.systems.fantasy.actions.hit_roll`."""
+    pf, ps, dist = _split_for(opts)
+    out = ps * (1 - ps)  # attacker 自動成功 hits unless evasion 自動成功
+    for a, pa in dist.items():
+        ev_normal_hit = pf  # evasion 自動失敗 → hit
+        for e, pe in dist.items():
+            if (e < a + margin) if opts.evasion_tie == "defender" else (e <= a + margin):
+                ev_normal_hit += pe
+        out += pa * ev_normal_hit
+    return out
