@@ -41,19 +41,20 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         return cast(st, f, sp, target, dice)
     if head == "advance":
         cost = move_cost(st, f)
+        rule, how = cost_text(st, f, "move")
         f.actions -= cost
         f.row, f.front = "front", rest
         where = "前" if rest == "fore" else "後ろ"
-        return [Event("move", "F-H08,F-R16,F-R17", f"{f.name} 移動: {where}の前衛へ ({cost}アクション)",
+        return [Event("move", rule, f"{f.name} 移動: {where}の前衛へ ({how})",
                       {"id": f.id, "cost": cost, "front": rest})]
     if head == "withdraw":
         cost = move_cost(st, f)
+        rule, how = cost_text(st, f, "move")
         f.actions -= cost
         events = opportunity(st, f, dice)
         if not f.out:
             f.row = "back"
-            events.append(Event("move", "F-H08,F-R16,F-R17", f"{f.name} 移動: 後衛へ下がる ({cost}アクション)",
-                                {"id": f.id, "cost": cost}))
+            events.append(Event("move", rule, f"{f.name} 移動: 後衛へ下がる ({how})", {"id": f.id, "cost": cost}))
         return events
     if head == "stand":
         f.actions -= o.stand_cost
@@ -69,11 +70,21 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
                       f"睡眠解除、伏せ状態", {"id": f.id, "target": ally.id})]
     if head == "cover":
         cost = st.action_cost(f, "cover")
+        rule, how = cost_text(st, f, "cover")
         f.actions -= cost
         f.add(Cond("cover"))
-        return [Event("cover", "F-H08,F-R16,F-R17", f"{f.name} 遮蔽を取る ({cost}アクション)",
-                      {"id": f.id, "cost": cost})]
+        return [Event("cover", rule, f"{f.name} 遮蔽を取る ({how})", {"id": f.id, "cost": cost})]
     raise AssertionError(key)  # pragma: no cover - options are checked first
+
+
+def cost_text(st: FantasyState, f: Fighter, action: str) -> tuple[str, str]:
+    """Rule ids and narrated cost of a movement-type action, showing the water multiplier."""
+    cost = st.action_cost(f, action)
+    mult = st.multiplier(f, action)
+    if mult == 1:
+        return "F-H07,F-G13", f"{cost}アクション"
+    d = next(d for _c, d in st.effective(f) if d.action_multipliers.get(action, 1) == mult)
+    return f"F-G13,{d.rule}", f"{cost // mult}×{mult}={cost}アクション, {d.name}"
 
 
 def move_cost(st: FantasyState, f: Fighter) -> int:

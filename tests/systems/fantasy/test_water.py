@@ -128,3 +128,10 @@ def test_g14_sinking_non_swimmer_breath_rules_at_once() -> None:
         events += st.apply("end", src)
     assert [e.data["round_underwater"] for e in events if e.kind == "drowning"] == [2, 3]
     assert st.breathless(st.fighters["a"]) and not st.breathless(st.fighters["b"])
+
+
+def test_move_event_shows_multiplier_and_rule() -> None:
+    st = water("水場")
+    ev = st.apply("withdraw", ScriptedSource([1, 2, 6, 6], fallback=RandomSource(0)))
+    move = next(e for e in ev if e.kind == "move")
+    assert move.rule == "F-G13,F-R16" and "1×2=2アクション, 水場" in move.text
