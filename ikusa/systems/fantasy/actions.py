@@ -56,6 +56,18 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
             f.row = "back"
             events.append(Event("move", rule, f"{f.name} 移動: 後衛へ下がる ({how})", {"id": f.id, "cost": cost}))
         return events
+    if head == "lead":
+        ally = st.fighters[rest]
+        cost = move_cost(st, f)
+        rule, how = cost_text(st, f, "move")
+        f.actions -= cost
+        events = opportunity(st, ally, dice)
+        if not ally.out:
+            ally.row = "back"
+            events.append(Event("lead", f"F-R15,F-G12,{rule}",
+                                f"{f.name} が朦朧の {ally.name} の手を引いて後衛へ下がらせる ({f.name} の {how})",
+                                {"id": f.id, "target": ally.id, "cost": cost}))
+        return events
     if head == "stand":
         f.actions -= o.stand_cost
         f.remove("prone")
@@ -277,6 +289,8 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
     if mag.auto_fail:
         events.append(Event("spell_fail", "F-G04", f"{sp.name} は自動失敗", {"spell": sp.id}))
         return events
+    if sp.ally:
+        return events + [e for v in victims for e in cure(st, v, sp)]
     for v in victims:
         if v.out:
             continue
@@ -308,6 +322,18 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
             dur = f" {sp.rounds}ラウンド" if sp.rounds else ""
             events.append(Event("condition", d.rule, f"{v.name} は{d.name}状態になった{dur}",
                                 {"id": v.id, "condition": d.id, "rounds": sp.rounds}))
+    return events
+
+
+def cure(st: FantasyState, v: Fighter, sp: SpellSpec) -> list[Event]:
+    """F-R15/F-H12: a cure removes the conditions whose cure tags it covers (朦朧: mental)."""
+    events: list[Event] = []
+    for c in list(v.conds):
+        d = st.table[c.id]
+        if set(d.cure_tags) & set(sp.cures):
+            v.remove(c.id)
+            events.append(Event("cured", f"{d.rule},F-H12", f"{v.name} の{d.name}が{sp.name}で回復した",
+                                {"id": v.id, "condition": c.id}))
     return events
 
 

@@ -67,6 +67,8 @@ class SpellSpec(BaseModel):
     damage_bonus: int = 0
     condition: str | None = None
     rounds: int | None = Field(None, ge=1)
+    ally: bool = Field(False, description="targets an ally (no ST); e.g. a cure")
+    cures: tuple[str, ...] = Field((), description="F-R15/F-H12: cure tags it removes (e.g. mental)")
 
 
 class ConditionSpec(BaseModel):

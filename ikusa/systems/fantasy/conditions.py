@@ -75,6 +75,8 @@ class ConditionDef(BaseModel):
     can_opportunity_attack: bool = True
     counts_in_opportunity: bool = True
     duration_required: bool = False
+    can_be_led: bool = False
+    cure_tags: tuple[str, ...] = ()
     wakes_on_damage_to: str | None = None
     ended_by_action: str | None = None
     group: str | None = None

@@ -6,7 +6,7 @@ F-id and the 002 section) or ``None``; the options are the legal ones, and
 Option keys (stable, readable, part of the save format)::
 
     attack:<weapon>:<target>   trip:<target>   cast:<spell>:<target|unit|unit.front|self>
-    advance:fore|rear   withdraw   stand   wake:<ally>   cover   end
+    advance:fore|rear   withdraw   lead:<ally>   stand   wake:<ally>   cover   end
 """
 
 from __future__ import annotations
@@ -167,7 +167,9 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
                 why = _rv(d.rule, sec, f"{d.name}では範囲魔法は自分を中心にしか発動できない")
         if why is None and o.cost_cast > f.actions:
             why = _rv("F-H07", HOST, f"アクションが足りない (必要{o.cost_cast}, 残り{f.actions})")
-        if sp.target == "single":
+        if sp.target == "single" and sp.ally:
+            targets = [(t.id, t.name) for t in st.fighters.values() if t.side == f.side and not t.out]
+        elif sp.target == "single":
             targets = [(t.id, t.name) for t in enemies]
         elif sp.center == "self":
             targets = [("self", "自分中心")]
@@ -184,8 +186,12 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
                                                   f"{st.field.name}: 後衛から敵後衛への射線は通らない")
             else:
                 why_t = why
+            cures = 0
+            if tgt is not None and sp.cures:
+                cures = sum(1 for _c, d in st.effective(tgt) if set(d.cure_tags) & set(sp.cures))
             out.append(Cand(f"cast:{sp.id}:{tid}", f"{sp.name} → {tname}", o.cost_cast, why_t, None,
-                            {"action": "cast", "spell": sp.id, "target": tid, "tags": list(tags)}))
+                            {"action": "cast", "spell": sp.id, "target": tid, "tags": list(tags),
+                             "ally": sp.ally, "cures": cures}))
     swim_block = _swim_block(st, f)
     cost = move_cost(st, f)
     fronts = ("fore", "rear") if st.field.two_fronts else ("fore",)
@@ -219,6 +225,17 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
             why = why or _cost_reason(o.cost_wake, f)
             out.append(Cand(f"wake:{a.id}", f"{a.name} を起こす ({o.cost_wake}アクション)", o.cost_wake, why, None,
                             {"action": "wake", "target": a.id}))
+    for a in st.fighters.values():
+        if a.side != f.side or a is f or a.out or a.row != "front":
+            continue
+        if not any(d.can_be_led for _c, d in st.effective(a)):
+            continue
+        why = None
+        if a.unit != f.unit:
+            why = _rv("F-G12", "002 状態異常 [朦朧]", f"{a.name} は隣にいない (同じユニットのみ)")
+        why = why or _swim_block(st, f) or _cost_reason(cost, f)
+        out.append(Cand(f"lead:{a.id}", f"{a.name} の手を引いて後衛へ下がらせる ({cost}アクション, 機会攻撃あり)",
+                        cost, why, None, {"action": "lead", "target": a.id}))
     ccost = st.action_cost(f, "cover")
     why = (_rv("F-H08", HOST, "すでに遮蔽を取っている") if f.has("cover") else None) or _cost_reason(ccost, f)
     out.append(Cand("cover", f"遮蔽を取る ({ccost}アクション)", ccost, why, None, {"action": "cover"}))

@@ -45,6 +45,8 @@ class GreedyPolicy:
         if act == "wake":
             return 90.0
         if act == "cast":
+            if o.data.get("ally"):
+                return 95.0 if int(o.data.get("cures", 0)) > 0 else None
             return 5.0
         if act == "advance":
             return 0.5 if int(o.data.get("reach", 0)) > 0 else None

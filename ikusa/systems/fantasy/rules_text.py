@@ -61,6 +61,7 @@ def condition_lines(c: ConditionDef) -> list[str]:
         (not c.can_opportunity_attack, "機会攻撃を行えない"),
         (not c.counts_in_opportunity, "機会攻撃の計算で人数に数えない"),
         (c.duration_required, "期間の指定が必須 (指定された期間の後に回復)"),
+        (c.can_be_led, "手を引かれれば歩ける: 同じユニットの味方が自分の移動アクションで後衛へ連れて行ける (F-G12)"),
         (not c.single_target_magic, "対象を個別に指定する魔法は行使できない"),
         (c.area_magic_self_only, "範囲魔法は自分中心でのみ発動可 (範囲(選択)で除外は可)"),
         (c.breath, "呼吸できなければ肉体値ラウンド後、毎ラウンド自分の手番に1Dの疲労ダメージ (F-R18); "
@@ -68,6 +69,8 @@ def condition_lines(c: ConditionDef) -> list[str]:
         (c.heavy_armor_cannot_swim, "足がつかない時、中装鎧以上では泳げない (移動不可)"),
     ]
     out.extend(f"  {text}" for cond, text in flags if cond)
+    if c.cure_tags:
+        out.append(f"  治療: {', '.join(c.cure_tags)} を治す手段 (cures) で回復 (F-H12)")
     if c.blocked_checks:
         out.append(f"  行えない判定 (自動失敗): {_tags(c.blocked_checks)}")
     if c.immune_to_saves:

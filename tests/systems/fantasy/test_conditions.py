@@ -246,3 +246,35 @@ def test_custom_condition_in_encounter() -> None:
     with pytest.raises(InputError) as exc:
         duel(conditions=[{**stone, "can_act": "maybe"}])
     assert exc.value.field == "conditions.0.can_act"
+
+
+def test_g12_stunned_ally_led_by_the_hand() -> None:
+    """F-R15/F-G12: a stunned character walks when led; the move uses the leader's actions and the
+    stunned one draws the opportunity attacks."""
+    st = make([ch("a", "r", values={"initiative": 10}, row="back"),
+               ch("s", "r", conditions=[{"id": "朦朧", "rounds": 2}]), ch("b", "e")])
+    start(st, [1, 2] * 3)
+    ev = st.apply("lead:s", ScriptedSource([1, 2, 6, 5]))  # B's opportunity attack 8 vs 回避 15-2
+    opp = next(e for e in ev if e.kind == "opportunity")
+    assert opp.data["id"] == "s" and opp.data["attackers"] == ["b"]
+    assert st.fighters["s"].row == "back" and st.fighters["a"].actions == 1
+    assert any(e.kind == "lead" for e in ev)
+
+
+def test_stun_cured_by_mental_cure() -> None:
+    """F-R15: 朦朧 is cured by a means that heals mental conditions (cure tag 'mental'); 麻痺 is not."""
+    calm = {"id": "calm", "name": "サニティ", "target": "single", "ally": True, "cures": ["mental"]}
+    st = make([ch("a", "r", values={"initiative": 10}, row="back", spells=[calm]),
+               ch("s", "r", conditions=[{"id": "朦朧", "rounds": 3}]),
+               ch("p", "r", row="back", conditions=[{"id": "麻痺"}]), ch("b", "e")])
+    start(st, [1, 2] * 4)
+    opt = next(o for o in st.pending().options if o.key == "cast:calm:s")  # type: ignore[union-attr]
+    assert opt.data["cures"] == 1
+    ev = st.apply("cast:calm:s", ScriptedSource([3, 3], fallback=RandomSource(0)))
+    assert any(e.kind == "cured" for e in ev) and not st.fighters["s"].has("stun")
+    assert not any(e.kind == "save" for e in ev)
+    st2 = make([ch("a", "r", values={"initiative": 10}, row="back", spells=[calm]),
+                ch("p", "r", conditions=[{"id": "麻痺"}]), ch("b", "e")])
+    start(st2, [1, 2] * 3)
+    st2.apply("cast:calm:p", ScriptedSource([3, 3], fallback=RandomSource(0)))
+    assert st2.fighters["p"].has("paralysis")

@@ -26,6 +26,7 @@ SPELLS = [
     {"id": "daze", "name": "デイズ", "target": "single", "save": "will", "condition": "朦朧", "rounds": 1},
     {"id": "bolt", "name": "ボルト", "target": "single", "save": "intuition_avoid", "damage_dice": 1},
     {"id": "nova", "name": "ノヴァ", "target": "area", "area": "中円", "center": "self", "damage_dice": 1},
+    {"id": "calm", "name": "サニティ", "target": "single", "ally": True, "cures": ["mental"]},
 ]
 FIELDS = ["open", "narrow_room", "corridor", "cliff_ledge"]
 ENVS: list[list[dict[str, Any]]] = [[], [{"id": "水場"}], [{"id": "水中"}], [{"id": "視界不良", "cause": "fog"}],
