@@ -1,0 +1,148 @@
+"""The fantasy encounter file: characters, battlefield, environment, engagements and
+surprise, validated by pydantic and cross-checked with errors naming the field and rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ikusa.engine.encounter import validation_error
+from ikusa.engine.errors import InputError
+from ikusa.systems.fantasy.battlefields import Battlefield, builtin_battlefields, find_battlefield
+from ikusa.systems.fantasy.character import CharacterSpec, ConditionSpec
+from ikusa.systems.fantasy.conditions import ConditionDef, builtin_conditions, find_condition
+from ikusa.systems.fantasy.options import FantasyOptions
+
+
+class SurpriseSpec(BaseModel):
+    """F-R01: ``ambush`` (潜伏 vs 危険感知) or ``stealth`` (隠密行動 vs 直感ST) by ``hiders`` (sides)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    mode: Literal["ambush", "stealth"]
+    hiders: tuple[str, ...] = Field(min_length=1)
+
+
+class FantasyEncounter(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    title: str = ""
+    options: FantasyOptions = FantasyOptions()
+    battlefield: str = "open"
+    battlefields: tuple[Battlefield, ...] = ()
+    conditions: tuple[ConditionDef, ...] = ()
+    environment: tuple[ConditionSpec, ...] = ()
+    engagements: tuple[tuple[str, str], ...] = ()
+    surprise: SurpriseSpec | None = None
+    surprised: tuple[str, ...] = Field((), description="GM-decided surprised characters (F-R03)")
+    characters: tuple[CharacterSpec, ...] = Field(min_length=2)
+
+    # -- resolved tables ------------------------------------------------------------------
+    def condition_table(self) -> dict[str, ConditionDef]:
+        table = dict(builtin_conditions())
+        for c in self.conditions:
+            table[c.id] = c
+        return table
+
+    def field(self) -> Battlefield:
+        table = dict(builtin_battlefields())
+        for b in self.battlefields:
+            table[b.id] = b
+        found = find_battlefield(self.battlefield, table)
+        assert found is not None  # checked in encounter_from_dict
+        return found
+
+    def unit_of(self, c: CharacterSpec) -> str:
+        return c.unit or c.side
+
+
+def parse_front(ref: str) -> tuple[str, str]:
+    unit, _, front = ref.partition(".")
+    return unit, front or "fore"
+
+
+def encounter_from_dict(data: Mapping[str, Any], source: str) -> FantasyEncounter:
+    """Validate an encounter (``system``/``script`` already removed)."""
+    try:
+        enc = FantasyEncounter.model_validate(dict(data))
+    except ValidationError as exc:
+        raise validation_error(exc, source) from None
+    _cross_check(enc, source)
+    return enc
+
+
+def _err(msg: str, source: str, field: str) -> InputError:
+    return InputError(msg, source=source, field=field)
+
+
+def _cross_check(enc: FantasyEncounter, source: str) -> None:
+    ids: set[str] = set()
+    for i, c in enumerate(enc.characters):
+        if c.id in ids:
+            raise _err(f"duplicate character id {c.id!r}", source, f"characters[{i}].id")
+        ids.add(c.id)
+    sides = {c.side for c in enc.characters}
+    if len(sides) < 2:
+        raise _err("a battle needs characters on at least two sides", source, "characters")
+    table = dict(builtin_battlefields())
+    for b in enc.battlefields:
+        table[b.id] = b
+    bf = find_battlefield(enc.battlefield, table)
+    if bf is None:
+        raise _err(f"unknown battlefield {enc.battlefield!r}; known: {', '.join(table)}", source, "battlefield")
+    conds = enc.condition_table()
+    for i, cd in enumerate(enc.conditions):
+        if cd.wakes_on_damage_to is not None and cd.wakes_on_damage_to not in conds:
+            raise _err(f"unknown condition id {cd.wakes_on_damage_to!r}", source,
+                       f"conditions[{i}].wakes_on_damage_to")
+
+    def check_cond(spec_id: str, rounds: int | None, where: str) -> None:
+        d = find_condition(spec_id, conds)
+        if d is None:
+            raise _err(f"unknown condition {spec_id!r}; known: {', '.join(c.name for c in conds.values())}",
+                       source, where)
+        if d.duration_required and rounds is None:
+            raise _err(f"{d.name} needs a duration in rounds ({d.rule}: 指定された期間は必ず付記される)",
+                       source, where)
+
+    for i, e in enumerate(enc.environment):
+        check_cond(e.id, e.rounds, f"environment[{i}].id")
+    for i, c in enumerate(enc.characters):
+        for j, cs in enumerate(c.conditions):
+            check_cond(cs.id, cs.rounds, f"characters[{i}].conditions[{j}].id")
+        for j, sp in enumerate(c.spells):
+            if sp.condition is not None:
+                check_cond(sp.condition, sp.rounds, f"characters[{i}].spells[{j}].condition")
+        if c.front == "rear" and not bf.two_fronts:
+            raise _err(f"a rear front exists only where two fronts can form (F-R08); {bf.name} has one",
+                       source, f"characters[{i}].front")
+    units = {enc.unit_of(c) for c in enc.characters}
+    for i, pair in enumerate(enc.engagements):
+        for k, ref in enumerate(pair):
+            unit, front = parse_front(ref)
+            if unit not in units:
+                raise _err(f"unknown unit {unit!r}; units: {', '.join(sorted(units))}", source,
+                           f"engagements[{i}][{k}]")
+            if front not in ("fore", "rear") or (front == "rear" and not bf.two_fronts):
+                raise _err(f"front must be 'fore'{' or rear' if bf.two_fronts else ''} (F-R08)", source,
+                           f"engagements[{i}][{k}]")
+    cap = bf.capacity(enc.options.width_per_fighter)
+    if cap is not None:
+        count: dict[tuple[str, str], int] = {}
+        for i, c in enumerate(enc.characters):
+            if c.row != "front":
+                continue
+            key = (enc.unit_of(c), c.front)
+            count[key] = count.get(key, 0) + 1
+            if count[key] > cap:
+                raise _err(f"{bf.name}: at most {cap} in one front row (F-R08/F-R09, floor(width/"
+                           f"{enc.options.width_per_fighter}m)); {c.name} is one too many", source,
+                           f"characters[{i}].row")
+    for i, sid in enumerate(enc.surprised):
+        if sid not in ids:
+            raise _err(f"unknown character {sid!r}", source, f"surprised[{i}]")
+    if enc.surprise is not None:
+        for i, s in enumerate(enc.surprise.hiders):
+            if s not in sides:
+                raise _err(f"unknown side {s!r}; sides: {', '.join(sorted(sides))}", source,
+                           f"surprise.hiders[{i}]")

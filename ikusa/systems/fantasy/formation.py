@@ -1,0 +1,159 @@
+"""Formation (陣形, F-H08): units with 前衛/後衛 rows, one or two fronts (fore/rear) each with
+an engagement area, front capacity, front holding, pincers, distances and areas.
+
+* F-R08/F-R09/F-G16: front capacity = floor(width / 1.5 m), min 1;
+* F-R15/F-G06/F-G07: 朦朧/麻痺/睡眠 members do not count toward holding a front;
+* F-R08: a unit with only front-row members engaged on both fronts is pincered (+1);
+* F-R07: in a narrow room every distance is close range and 中円 covers everyone;
+* F-R09: on the cliff no line of fire from back row to enemy back row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from ikusa.systems.fantasy.battlefields import Battlefield
+from ikusa.systems.fantasy.character import Fighter
+from ikusa.systems.fantasy.conditions import Cond, ConditionDef
+
+Front = tuple[str, str]  # (unit, "fore" | "rear")
+Effective = Callable[[Fighter], list[tuple[Cond, ConditionDef]]]
+
+
+class Formation:
+    """Queries over the fighters' positions; positions themselves live on :class:`Fighter`."""
+
+    def __init__(self, fighters: Mapping[str, Fighter], field: Battlefield, engagements: list[tuple[Front, Front]],
+                 width_per_fighter: float, front_min_valid: int, effective: Effective) -> None:
+        self.fighters = fighters
+        self.field = field
+        self.pairs = engagements
+        self.cap = field.capacity(width_per_fighter)
+        self.min_valid = front_min_valid
+        self.effective = effective
+
+    # -- membership ---------------------------------------------------------------------
+    def live(self) -> list[Fighter]:
+        return [f for f in self.fighters.values() if not f.out]
+
+    def unit_members(self, unit: str) -> list[Fighter]:
+        return [f for f in self.live() if f.unit == unit]
+
+    def front_members(self, front: Front) -> list[Fighter]:
+        return [f for f in self.unit_members(front[0]) if f.row == "front" and f.front == front[1]]
+
+    def back_members(self, unit: str) -> list[Fighter]:
+        return [f for f in self.unit_members(unit) if f.row == "back"]
+
+    def side_of_unit(self, unit: str) -> str | None:
+        for f in self.fighters.values():
+            if f.unit == unit:
+                return f.side
+        return None
+
+    def units(self) -> list[str]:
+        return list(dict.fromkeys(f.unit for f in self.live()))
+
+    # -- engagement -----------------------------------------------------------------------
+    def engaged_with(self, front: Front) -> list[Front]:
+        """Opposing fronts engaged with ``front`` that still have live members.  When every
+        declared opponent is gone, the front closes on every live enemy unit's fore front
+        (invented re-engagement, F-H08) so that a battle always progresses."""
+        out: list[Front] = []
+        for a, b in self.pairs:
+            other = b if a == front else a if b == front else None
+            if other is not None and self.unit_members(other[0]) and other not in out:
+                out.append(other)
+        if out or not self.unit_members(front[0]):
+            return out
+        side = self.side_of_unit(front[0])
+        if front[1] == "rear":
+            return []
+        taken = {x for pair in self.pairs for x in pair}
+        for unit in self.units():
+            if self.side_of_unit(unit) == side:
+                continue
+            if (unit, "fore") in taken and any(self.unit_members(o[0]) for o in self._declared((unit, "fore"))):
+                continue
+            out.append((unit, "fore"))
+        return out
+
+    def _declared(self, front: Front) -> list[Front]:
+        return [b if a == front else a for a, b in self.pairs if front in (a, b)]
+
+    def engaged(self, a: Fighter, b: Fighter) -> bool:
+        """Are two front-row fighters in the same engagement area?"""
+        return (a.row == "front" and b.row == "front"
+                and (b.unit, b.front) in self.engaged_with((a.unit, a.front)))
+
+    def units_engaged(self, a: str, b: str) -> bool:
+        return any(o[0] == b for fr in ("fore", "rear") for o in self.engaged_with((a, fr)))
+
+    # -- front holding and capacity ------------------------------------------------------------
+    def counts_for_front(self, f: Fighter) -> bool:
+        return all(d.counts_for_front for _c, d in self.effective(f))
+
+    def valid_count(self, front: Front) -> int:
+        """F-T14: the members that count toward holding the front (not 朦朧/麻痺/睡眠)."""
+        return sum(1 for f in self.front_members(front) if self.counts_for_front(f))
+
+    def held(self, front: Front) -> bool:
+        return self.valid_count(front) >= self.min_valid
+
+    def has_room(self, front: Front) -> bool:
+        """F-R08/F-R09: the front row is below the battlefield's capacity."""
+        return self.cap is None or len(self.front_members(front)) < self.cap
+
+    def pincered(self, unit: str) -> bool:
+        """F-R08/F-T06: front-row members only, engaged at fore and rear."""
+        if not self.field.pincer or not self.unit_members(unit) or self.back_members(unit):
+            return False
+        return bool(self.engaged_with((unit, "fore"))) and bool(self.engaged_with((unit, "rear")))
+
+    # -- reach -------------------------------------------------------------------------------
+    def melee_targets(self, f: Fighter) -> list[Fighter]:
+        """Enemies ``f`` can reach in melee: the engaged opposing front rows, plus the back row
+        of a unit whose engaged front is not held (F-H08, F-R15)."""
+        if f.row != "front":
+            return []
+        out: list[Fighter] = []
+        for other in self.engaged_with((f.unit, f.front)):
+            out.extend(self.front_members(other))
+            if not self.held(other):
+                out.extend(self.back_members(other[0]))
+        return list(dict.fromkeys(out))
+
+    def distance(self, a: Fighter, b: Fighter) -> int:
+        engaged = self.units_engaged(a.unit, b.unit)
+        backs = (a.row == "back") + (b.row == "back")
+        return self.field.distance(engaged, backs)
+
+    def line_of_fire(self, a: Fighter, b: Fighter) -> bool:
+        """F-R09: on the cliff ledge the back row cannot shoot the enemy back row."""
+        return self.field.back_to_back_line_of_fire or not (a.row == "back" and b.row == "back")
+
+    def area(self, template: str, centre: Front | str, everyone_ok: bool = True) -> list[Fighter]:
+        """F-G16: 小円 = one engagement area (a front and the fronts engaged with it);
+        中円 = one whole unit, or everyone in a narrow room (F-R07)."""
+        if template == "中円":
+            if self.field.medium_area_covers_all and everyone_ok:
+                return self.live()
+            unit = centre if isinstance(centre, str) else centre[0]
+            return self.unit_members(unit)
+        front = centre if isinstance(centre, tuple) else (centre, "fore")
+        out = list(self.front_members(front))
+        for other in self.engaged_with(front):
+            out.extend(self.front_members(other))
+        return list(dict.fromkeys(out))
+
+    def opportunity_attackers(self, f: Fighter) -> tuple[list[Fighter], list[Fighter]]:
+        """F-H09/F-R15/F-R04: enemies in ``f``'s engagement area who may make an opportunity
+        attack when ``f`` withdraws, and those who are there but may not (or do not count)."""
+        able: list[Fighter] = []
+        unable: list[Fighter] = []
+        for other in self.engaged_with((f.unit, f.front)):
+            for e in self.front_members(other):
+                conds = self.effective(e)
+                ok = all(d.can_opportunity_attack and d.counts_in_opportunity and d.can_melee for _c, d in conds)
+                (able if ok else unable).append(e)
+        return able, unable

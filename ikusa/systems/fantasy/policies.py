@@ -1,0 +1,62 @@
+"""AI policies for the fantasy engine: uniformly random legal choice, and a greedy one."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ikusa.engine.protocol import Action, Decision, Option
+
+
+class RandomPolicy:
+    """Any legal option, uniformly; 'end' only when it is the sole option or 1 in 10."""
+
+    def choose(self, state: Any, decision: Decision, rng: random.Random) -> Action:
+        opts = [o for o in decision.options if o.key != "end"]
+        if "end" in decision.keys() and (not opts or rng.random() < 0.1):
+            return "end"
+        return rng.choice(opts).key
+
+
+class GreedyPolicy:
+    """Best expected damage now (hit odds × expected damage, finishing blows first);
+    otherwise stand up, wake allies, cast, or close in; else end the turn."""
+
+    def choose(self, state: Any, decision: Decision, rng: random.Random) -> Action:
+        best: tuple[float, str] | None = None
+        for o in decision.options:
+            score = self._score(o)
+            if score is not None and (best is None or score > best[0]):
+                best = (score, o.key)
+        if best is not None:
+            return best[1]
+        return "end" if "end" in decision.keys() else decision.options[0].key
+
+    @staticmethod
+    def _score(o: Option) -> float | None:
+        act = o.data.get("action")
+        if act == "attack":
+            exp = float(o.data.get("expected_damage", 0.0))
+            odds = o.odds if o.odds is not None else 0.5
+            kill = 2.0 if exp >= float(o.data.get("target_hp", 99)) else 1.0
+            return odds * exp * kill + 1.0
+        if act == "stand":
+            return 100.0
+        if act == "wake":
+            return 90.0
+        if act == "cast":
+            if o.data.get("ally"):
+                return 95.0 if int(o.data.get("cures", 0)) > 0 else None
+            return 5.0
+        if act == "advance":
+            return 0.5 if int(o.data.get("reach", 0)) > 0 else None
+        if act == "withdraw":
+            now, other = int(o.data.get("reach_now", 0)), int(o.data.get("reach_other", 0))
+            return 0.4 if now == 0 and other > 0 else None
+        if act == "trip":
+            fall = o.data.get("fall_odds")
+            if fall is None:
+                return 0.8
+            odds = o.odds if o.odds is not None else 0.5
+            return odds * float(fall) * float(o.data.get("target_hp", 0)) + 0.8
+        return None

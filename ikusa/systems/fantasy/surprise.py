@@ -1,0 +1,78 @@
+"""Surprise (不意打ち, 002 不意打ちはどのように発生するのか / 不意打ちの戦闘処理).
+
+* F-R01: ambush = 潜伏 seen through by 危険感知; stealth approach = 隠密行動 found by 直感ST;
+* F-R02: a group is judged on its lowest 達成値; a solo stealther is its own unit;
+* F-R03: only the characters who failed to notice are surprised;
+* F-G02: the observer notices on detection ≥ stealth (ties favour the observer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ikusa.dice.source import DiceSource
+from ikusa.engine.events import Event
+from ikusa.systems.fantasy.character import Fighter
+from ikusa.systems.fantasy.options import FantasyOptions
+from ikusa.systems.fantasy.resolution import Applied, Check, roll_check
+
+CheckMods = Callable[[Fighter, tuple[str, ...]], list[Applied]]
+
+
+def group_value(values: Sequence[int]) -> int:
+    """F-R02/F-T01: a group is found on its lowest 達成値."""
+    return min(values)
+
+
+def notices(observer: Check, group: int, opts: FantasyOptions) -> bool:
+    """F-G02: the observer notices when its 達成値 ≥ the group's (tie → observer unless
+    ``surprise_tie = "hider"``); 自動失敗/自動成功 decide first (F-G04)."""
+    if observer.auto_fail or observer.blocked is not None:
+        return False
+    if observer.auto_success:
+        return True
+    return observer.total >= group if opts.surprise_tie == "observer" else observer.total > group
+
+
+def resolve(mode: str, hiders: set[str], fighters: Sequence[Fighter], opts: FantasyOptions,
+            dice: DiceSource, mods: CheckMods) -> list[Event]:
+    """Roll the hiding units' stealth and every observer's detection; mark the surprised."""
+    events: list[Event] = []
+    skill, skill_name = ("hide", "潜伏") if mode == "ambush" else ("stealth", "隠密行動")
+    units: dict[str, list[Fighter]] = {}
+    for f in fighters:
+        if f.side in hiders:
+            units.setdefault(f.unit, []).append(f)
+    unit_values: dict[str, int] = {}
+    for unit, members in units.items():
+        checks = []
+        for m in members:
+            tags = (f"skill.{skill}",)
+            c = roll_check(dice, opts, tags[0], m.name, getattr(m.spec.values, skill), mods(m, tags))
+            checks.append(c)
+        value = group_value([c.total for c in checks])
+        unit_values[unit] = value
+        parts = " / ".join(f"{m.name} {c.text()}" for m, c in zip(members, checks, strict=True))
+        events.append(Event("stealth", "F-R01,F-R02",
+                            f"{skill_name} ユニット{unit}: {parts} → 最も低い達成値 {value} で判定",
+                            {"unit": unit, "totals": [c.total for c in checks], "value": value}))
+    for f in fighters:
+        if f.side in hiders:
+            continue
+        if mode == "ambush":
+            otags: tuple[str, ...] = ("skill.danger_sense",)
+            base = f.spec.values.danger_sense
+        else:
+            otags = ("st.intuition.perceive",)
+            base = f.spec.values.intuition
+        c = roll_check(dice, opts, otags[0], f.name, base, mods(f, otags))
+        found = {u: notices(c, v, opts) for u, v in unit_values.items()}
+        aware = any(found.values()) if opts.aware_if_any_detected else all(found.values())
+        f.surprised = not aware and bool(unit_values)
+        seen = "、".join(f"{u}({v}){'発見' if ok else '見逃し'}" for (u, v), ok in
+                        zip(unit_values.items(), found.values(), strict=True))
+        verdict = "不意打ちを受ける" if f.surprised else "気付いた"
+        events.append(Event("detect", "F-R01,F-R03,F-G02",
+                            f"{f.name} {c.text()} vs {seen} → {verdict}",
+                            {"id": f.id, "total": c.total, "found": found, "surprised": f.surprised}))
+    return events
