@@ -50,7 +50,7 @@ def test_unknown_topic_lists_known() -> None:
 def test_topics_listing_and_other_systems() -> None:
     res = runner.invoke(app, ["rules", "fantasy"])
     assert res.exit_code == 0 and "水場" in res.stdout and "狭い部屋" in res.stdout
-    res = runner.invoke(app, ["rules", "maai", "無防備"])
+    res = runner.invoke(app, ["rules", "sengensyou", "無防備"])
     assert res.exit_code == 1 and "not yet available" in res.stderr
     res = runner.invoke(app, ["rules", "nosuch", "x"])
     assert res.exit_code == 2 and "unknown system" in res.stderr
