@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
 
 
 def roll_cmd(
-    command: Annotated[str | None, typer.Argument(help="The command, e.g. '2D6>=7' or 'x3 choice[a,b]'.")] = None,
+    command: Annotated[str | None, typer.Argument(help="The command, e.g. '2D6>=7' or 'x3 5B6>=4'.")] = None,
     system: Annotated[
         str | None, typer.Option(help="Game system id: DiceBot (default), maai, sengensyou, fantasy.")
     ] = None,

@@ -37,7 +37,7 @@ def test_data_covers_every_command() -> None:
     """The data file exercises each common command family at least once."""
     inputs = " ".join(c.values[0]["input"].upper() for c in CASES)
     for needle in ("D6>=", "/2U", "/2F", "/4R", "KH", "B6", "U6[", "R6[", "CHOICE[", "CHOICE(", "CHOICE ",
-                   "D66A", "D66D", "X2 ", "REP3 ", "REPEAT2 ", ">=?", "S2D6"):
+                   "D66A", "D66D", "X2 ", "REP3 ", "REPEAT2 ", ">=?", "S2D6", "C(", "TY", "TZ"):
         assert needle in inputs, needle
 
 

@@ -10,6 +10,8 @@
 * reroll dice ``3R6>=4``, ``2R6[>3]>=5`` (:mod:`.reroll`)
 * ``choice[a,b]``, ``choice(a,b)``, ``choice a b`` (:mod:`.choice`)
 * ``D66``/``D66A``/``D66D``/``D66N`` (:mod:`.d66`)
+* ``C(1+2*3)`` calculation, no dice (:mod:`.calc`)
+* tally dice ``5TY6``/``5TZ6`` (:mod:`.tally`)
 * ``x3 CMD``, ``rep3 CMD``, ``repeat3 CMD`` (:mod:`.repeat`)
 
 ``S`` before any command makes it secret; commands are case-insensitive; text after the
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ikusa.dice.bcdice import barabara, choice, d66, repeat, reroll, sum_dice, upper
+from ikusa.dice.bcdice import barabara, calc, choice, d66, repeat, reroll, sum_dice, tally, upper
 from ikusa.dice.bcdice.lexer import ParseFail, Token, tokenize
 from ikusa.dice.bcdice.repeat import Evaluator
 from ikusa.dice.bcdice.tray import DiceTray
@@ -40,11 +42,13 @@ from ikusa.dice.source import DiceSource
 
 __all__ = ["Evaluator", "roll_command"]
 
-_Parsed = sum_dice.Command | barabara.Command | upper.Command | reroll.Command
+_Parsed = sum_dice.Command | barabara.Command | calc.Command | reroll.Command | tally.Command | upper.Command
 _PARSED: tuple[Callable[[list[Token], str], _Parsed], ...] = (
     sum_dice.parse,
     barabara.parse,
+    calc.parse,
     reroll.parse,
+    tally.parse,
     upper.parse,
 )
 
@@ -60,7 +64,9 @@ def roll_command(command: str, dice: DiceSource, *, evaluate: Evaluator | None =
             cmd = parse(toks, command)
         except ParseFail:
             continue
-        return cmd.eval(DiceTray(dice))
+        result = cmd.eval(DiceTray(dice))
+        if result is not None:
+            return result
     tray = DiceTray(dice)
     result = choice.roll(command, tray)
     if result is None:

@@ -50,12 +50,12 @@ def parse_notations(t: Tokens, letter: str) -> tuple[tuple[arith.Expr, arith.Exp
     for the caller (the modifier of ``xUy``)."""
     out = [_notation(t, letter)]
     while t.peek().kind == "+":
-        save = t.pos
+        save = (t.pos, t.depth)
         t.pos += 1
         try:
             out.append(_notation(t, letter))
         except ParseFail:
-            t.pos = save
+            t.pos, t.depth = save
             break
     return tuple(out)
 

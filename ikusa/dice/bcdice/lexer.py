@@ -66,6 +66,8 @@ class Tokens:
         self._toks = tokens
         self.pos = 0
         self.depth = 0
+        #: whether ``^`` (power) is an operator: only in ``C(...)`` (calc)
+        self.power = False
 
     @classmethod
     def of(cls, command: str) -> Tokens:

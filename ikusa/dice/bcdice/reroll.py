@@ -4,10 +4,10 @@ Roll the dice; for every die meeting the reroll condition roll one more die of t
 kind, queued after the groups already waiting (breadth first), until no die qualifies.
 Count the dice meeting the success comparison.  Grammar::
 
-    command   : [S] notations [ '[' [CMP] add ']' ] [CMP term] [@ [CMP] add]
+    command   : [S] notations [ '[' [CMP] add ']' ] [CMP add] [@ [CMP] add]
     notations : term R term (+ term R term)*
 
-The reroll threshold comes from the brackets (or ``@``; brackets win), else the success
+The reroll threshold comes from the brackets or ``@`` (not both), else the success
 target.  The reroll operator is the bracket's/``@``'s own, else the success operator,
 else ``>=``; it is printed inside the brackets only when it differs from the success
 operator: ``(3R6[4]>=4)``, ``(2R6[>=5])``, ``(2R6[>3]>=5)``.  BCDice's validity rule per
@@ -27,7 +27,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ikusa.dice.bcdice import arith
-from ikusa.dice.bcdice.barabara import parse_notations
+from ikusa.dice.bcdice.barabara import parse_notations, parse_target
 from ikusa.dice.bcdice.fmt import SEP, cmp_text, compare
 from ikusa.dice.bcdice.lexer import ParseFail, Token, Tokens, first_word
 from ikusa.dice.bcdice.tray import DiceTray
@@ -117,17 +117,8 @@ def parse(toks: list[Token], command: str) -> Command:
     if t.accept("["):
         reroll_op, reroll_threshold = _threshold(t)
         t.expect("]")
-    op: str | None = None
-    target: arith.Expr | None = None
-    if t.peek().kind == "CMP":
-        op = t.peek().op
-        t.pos += 1
-        if op is None:
-            raise ParseFail("not a comparison operator")
-        target = arith.parse_term(t)
-    if t.accept("@"):
-        at_op, at = _threshold(t)
-        if reroll_threshold is None:
-            reroll_op, reroll_threshold = at_op, at
+    op, target = parse_target(t)
+    if reroll_threshold is None and t.accept("@"):
+        reroll_op, reroll_threshold = _threshold(t)
     t.expect_end()
     return Command(first_word(command), secret, notations, op, target, reroll_op, reroll_threshold)

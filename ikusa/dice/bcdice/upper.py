@@ -3,14 +3,13 @@
 Each die is rolled again while its latest value is at least the threshold ``t``; the die
 counts the sum of its rolls.  Grammar::
 
-    command   : [S] notations [ [add] ] [(+|-) add] [CMP add] [@ add]
+    command   : [S] notations [ '[' add ']' ] [(+|-) mul ((+|-) mul)*] [CMP add] [@ add]
     notations : term U term (+ term U term)*
 
-The threshold is in brackets or after ``@`` (brackets win when both are given, as in
-BCDice's test data).  DiceBot has no default threshold, so without one (or with one of at
+The threshold is in brackets or after ``@`` (not both: that is not a command, as in
+BCDice's current grammar).  DiceBot has no default threshold, so without one (or with one of at
 most 1) the answer is ``(EXPR) ＞ 無限ロールの条件がまちがっています`` and no die is rolled.
-A ``+``/``-`` modifier is added to every die; note BCDice's grammar reads ``-1+2`` as
-``-(1+2)``.
+A ``+``/``-`` modifier (a sum of terms: ``-1+2`` is 1) is added to every die.
 
 Output: ``(4U6[6]+1) ＞ 5,2,11[6,5]+1 ＞ 12/21(最大/合計)`` (max of die+modifier / sum of
 dice plus the modifier once) or, with a comparison, ``＞ 成功数N`` counting dice whose
@@ -93,14 +92,24 @@ def parse(toks: list[Token], command: str) -> Command:
     if t.accept("["):
         threshold = arith.parse_add(t)
         t.expect("]")
-    modifier: arith.Expr | None = None
-    if t.accept("+"):
-        modifier = arith.parse_add(t)
-    elif t.accept("-"):
-        modifier = arith.Neg(arith.parse_add(t))
+    modifier = _modifier(t)
     op, target = parse_target(t)
-    if t.accept("@"):
-        at = arith.parse_add(t)
-        threshold = threshold if threshold is not None else at
+    if threshold is None and t.accept("@"):
+        threshold = arith.parse_add(t)
     t.expect_end()
     return Command(secret, notations, threshold, modifier, op, target)
+
+
+def _modifier(t: Tokens) -> arith.Expr | None:
+    """``modifier: (+|-) mul ((+|-) mul)*`` — a sum of terms, ``-1+2`` is 1."""
+    if t.peek().kind not in ("+", "-"):
+        return None
+    negative = t.peek().kind == "-"
+    t.pos += 1
+    first = arith.parse_mul(t)
+    rest: list[tuple[str, arith.Expr, str]] = []
+    while t.peek().kind in ("+", "-"):
+        sign = t.peek().kind
+        t.pos += 1
+        rest.append((sign, arith.parse_mul(t), ""))
+    return arith.Chain(arith.Neg(first) if negative else first, tuple(rest))

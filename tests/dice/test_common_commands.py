@@ -1,0 +1,80 @@
+"""Issue #2 §2 details not expressible in BCDice's data shape: repeat flags and extras, the
+system evaluator hook, structured extras, and the modules' doctests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+import ikusa
+from ikusa.dice.bcdice import roll_command
+from ikusa.dice.result import RollResult
+from ikusa.dice.source import DiceSource, ScriptedSource
+
+MODULES = ["arith", "fmt", "lexer", "__init__"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    mod = importlib.import_module("ikusa.dice.bcdice" + ("" if name == "__init__" else f".{name}"))
+    failures, _ = doctest.testmod(mod)
+    assert failures == 0
+
+
+def test_repeat_keeps_each_result_and_sets_no_flag_of_its_own() -> None:
+    """BCDice's repeat result only carries ``secret``; ikusa adds every repetition's own
+    flags and dice in ``extra["results"]``."""
+    res = ikusa.roll("x2 2D6>=7", dice=[3, 4, 1, 2])
+    assert res is not None
+    assert (res.success, res.failure, res.critical, res.fumble, res.secret) == (False,) * 5
+    inner = res.extra["results"]
+    assert [(r["success"], r["failure"]) for r in inner] == [(True, False), (False, True)]
+    assert [r["dice"] for r in inner] == [[[3, 6], [4, 6]], [[1, 6], [2, 6]]]
+    assert res.dice == [(3, 6), (4, 6), (1, 6), (2, 6)]
+
+
+def test_repeat_uses_the_given_evaluator() -> None:
+    """A game system passes its own evaluator so ``x3 CMD`` repeats the system's command."""
+    seen: list[str] = []
+
+    def system(command: str, dice: DiceSource) -> RollResult | None:
+        seen.append(command)
+        value = dice.roll(10, 1)[0]
+        return RollResult(text=f"sys {value}", success=value >= 5, dice=[(value, 10)])
+
+    res = roll_command("rep2 MAAI 7", ScriptedSource([9, 2]), evaluate=system)
+    assert res is not None
+    assert seen == ["MAAI 7", "MAAI 7"]
+    assert res.text == "#1\nsys 9\n\n#2\nsys 2"
+    assert res.dice == [(9, 10), (2, 10)]
+
+
+def test_upper_case_nested_repeat_is_refused() -> None:
+    """BCDice only catches a lower-case nested repeat; ikusa catches every spelling."""
+    for cmd in ("x2 X3 1D6", "x2 Sx3 1D6", "REP2 REPEAT3 1D6"):
+        res = ikusa.roll(cmd, dice=[])
+        assert res is not None and res.text == "Repeatコマンドの重複はできません"
+
+
+def test_structured_extras() -> None:
+    add = ikusa.roll("2D6+1", dice=[3, 4])
+    assert add is not None and add.extra == {"command": "sum_dice", "total": 8}
+    bar = ikusa.roll("3B6>=5", dice=[5, 6, 1])
+    assert bar is not None and bar.extra["success_count"] == 2
+    up = ikusa.roll("2U6[6]", dice=[6, 2, 3])
+    assert up is not None and up.extra["sums"] == [8, 3]
+    ch = ikusa.roll("choice a b c", dice=[3])
+    assert ch is not None and ch.extra["chosen"] == "c"
+
+
+def test_comment_after_first_space_and_leading_space() -> None:
+    res = ikusa.roll("  2D6 >= 7 は比較にならない", dice=[3, 4])
+    assert res is not None and res.text == "(2D6) ＞ 7[3,4] ＞ 7"
+    assert res.success is False and res.failure is False
+
+
+def test_full_width_space_is_not_a_separator() -> None:
+    """Ruby's split(" ") splits on ASCII whitespace only."""
+    assert ikusa.roll("2D6\u3000コメント", dice=[3, 4]) is None
