@@ -1,0 +1,312 @@
+"""One attack, from the hit roll to damage and counters (000 §3.5–§3.9, 001).
+
+Sequence (S-G36): hit roll → attacker's fate → target's lethal-hit fate (S-G51) → on a hit
+the defender's reaction (reserved at 0, improvised at 1.5×, 緊急回避; none when 無防備 or
+against 強化奇襲) → defence roll and its fate → damage (1, 会心 2, special crits) → counter
+(一閃 model).  失着 → 無防備; 天命/業報 → d100 table (S-G07 placeholder tables).
+"""
+
+from __future__ import annotations
+
+from ikusa.engine.protocol import Option
+from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.flow_base import dice_text, p_success
+from ikusa.systems.maai.lull import LullFlow
+from ikusa.systems.maai.moves import Maneuver
+from ikusa.systems.maai.rules_link import DefenceParts, defence_value, fatigue_penalty, improvised_cost
+from ikusa.systems.maai.units import Unit
+
+#: S-G07 placeholder 業報 table (band sizes invented): upper bound → result
+GOUHOU_TABLE = ((40, "武器落とし (拾うのに活力1)"), (70, "構え崩し・足滑り (次の行動+1活力)"),
+                (90, "同士討ち (隣の味方に1戦力, GM)"), (100, "武器破損 (修理まで使用不可)"))
+
+
+class AttackCtx:
+    """The attack being resolved."""
+
+    __slots__ = ("attacker", "chk", "defence", "enhanced", "evasion", "move", "nullified", "target")
+
+    def __init__(self, attacker: Unit, target: Unit, move: Maneuver, defence: int, enhanced: bool) -> None:
+        self.attacker = attacker
+        self.target = target
+        self.move = move
+        self.defence = defence
+        self.enhanced = enhanced
+        self.chk: Check | None = None
+        self.nullified = False
+        self.evasion = False
+
+
+class AttackFlow(LullFlow):
+    """Attack resolution (mixed into the state)."""
+
+    def defence_of(self, target: Unit, move: Maneuver | None) -> int:
+        """防備 of ``target`` against ``move`` (S-R44…S-R48, S-G42)."""
+        p = target.parts
+        parts = DefenceParts(p.base, p.armour, target.other_defence())
+        pierce = move.pierce if move else 0
+        direct = move.direct if move else 0
+        return defence_value(parts, pierce, direct, target.defenceless, 0, int(self.opt("defense.global_floor", 2)))
+
+    def attack_modifier(self, u: Unit, m: Maneuver, target: Unit, fatigue_index: int) -> int:
+        """S-R41/S-R52: ability + proficiency + fixed bonus + stance attack bonus + 連撃疲労
+        (S-R66) + basic surprise +2 on the target's first incoming attack (S-R13)."""
+        mod = u.ab[m.ability] + u.skill(m.skill) + m.bonus
+        if u.stance is not None:
+            mod += u.stance.attack_bonus
+        if m.melee:
+            mod += fatigue_penalty(fatigue_index, False)
+        if target.unaware:
+            mod += int(self.opt("surprise.bonus", 2))
+        return mod
+
+    def hit_odds(self, u: Unit, m: Maneuver, target: Unit) -> float:
+        mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
+        return p_success(max(-10, min(10, mod)), self.defence_of(target, m))
+
+    # -- declaration ------------------------------------------------------------------------
+    def start_attack(self, u: Unit, m: Maneuver, target: Unit) -> None:
+        enhanced = u.hidden
+        if m.melee:
+            u.attacks_in_breath += 1
+        mod = self.attack_modifier(u, m, target, u.attacks_in_breath)
+        notes = []
+        if m.melee and u.attacks_in_breath >= 4:
+            notes.append(f"連撃疲労{fatigue_penalty(u.attacks_in_breath, False)} (S-R66)")
+        if target.unaware:
+            notes.append("奇襲+2 (S-R13)")
+            target.unaware = False
+        if enhanced:
+            # S-G17: the target becomes 無防備 on declaration and cannot defend against it
+            u.hidden = False
+            self.make_defenceless(target, "強化奇襲の対象 (S-R55/S-R63)")
+            notes.append("強化奇襲")
+        if m.needs_load:
+            u.loaded = False
+        ctx = AttackCtx(u, target, m, self.defence_of(target, m), enhanced)
+        extra = f" [{' '.join(notes)}]" if notes else ""
+
+        def rolled(c: Check) -> None:
+            ctx.chk = c
+            self._after_attacker_fate(ctx, extra)
+
+        self.check(u, mod, ctx.defence, f"{m.name} 命中", rolled, m.crit_extension or self.crit_ext(u))
+
+    def crit_ext(self, u: Unit) -> bool:
+        return False
+
+    def _after_attacker_fate(self, ctx: AttackCtx, extra: str) -> None:
+        c = ctx.chk
+        assert c is not None
+        t = ctx.target
+        dmg = self.damage_of(ctx.move, c)
+        if c.success and dmg >= t.wounds and t.fate_left > 0 and bool(self.opt("fate.lethal_exception", True)):
+
+            def moved(c2: Check) -> None:
+                ctx.chk = c2
+                self._resolve_hit(ctx, extra)
+
+            self.offer_fate(t, c, moved, own=False)
+            return
+        self._resolve_hit(ctx, extra)
+
+    def damage_of(self, m: Maneuver, c: Check) -> int:
+        """S-R41/S-R43/S-R60: hit = damage; 会心 2 (special crits 斬馬刀/野太刀 3 …)."""
+        if c.outcome.critical:
+            return max(m.special_crit or m.crit_damage, m.damage)
+        return m.damage
+
+    # -- hit or miss ------------------------------------------------------------------------
+    def _resolve_hit(self, ctx: AttackCtx, extra: str) -> None:
+        c = ctx.chk
+        assert c is not None
+        a, t, m = ctx.attacker, ctx.target, ctx.move
+        out = c.outcome
+        verdict = "命中" if c.success else "失敗"
+        self.emit("attack", "S-R41", f"{a.name} {m.name} → {t.name}: {dice_text(c)} {'≥' if c.success else '<'} "
+                  f"防備{ctx.defence} {out.value if out.value not in ('成功', '失敗') else verdict}{extra}",
+                  attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=c.total,
+                  defence=ctx.defence, outcome=out.value)
+        if not c.success:
+            if out.fumbled:
+                self.make_defenceless(a, "失着 (S-R10)")
+                if out.value == "業報":
+                    self.table_roll(a, "致命的失敗表")
+            return
+        if out.value == "天命":
+            self.table_roll(a, "決定的瞬間表")
+        self._ask_reaction(ctx)
+
+    def table_roll(self, u: Unit, table: str) -> None:
+        """S-R11 / S-G07: roll d100 on the (missing) table; headless placeholder results."""
+        assert self.dice is not None
+        (r,) = self.dice.roll(100, 1, f"{u.name} {table}")
+        if table == "致命的失敗表":
+            result = next(txt for hi, txt in GOUHOU_TABLE if r <= hi)
+        else:
+            result = "会心以上の効果なし (GMが演出)"
+        self.emit("table", "S-R11,S-G07", f"{u.name} {table} d100={r}: {result} (仮表)", unit=u.id, table=table,
+                  roll=r)
+
+    # -- reaction ---------------------------------------------------------------------------
+    def reaction_options(self, t: Unit, ctx: AttackCtx) -> list[Option]:
+        """S-R37…S-R40, S-R53…S-R55, S-G35, S-G58, S-G60."""
+        if ctx.enhanced or t.defenceless or not t.able:
+            return []
+        c = ctx.chk
+        assert c is not None
+        out: list[Option] = []
+        seen: set[str] = set()
+        for r in t.reservations:
+            if r.kind == "defence" and r.id not in seen:
+                seen.add(r.id)
+                p = p_success(self.defence_modifier(t, r), c.total)
+                out.append(Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
+                                  data={"kind": "react", "move": r.id, "reserved": True}))
+        for m in t.moves:
+            if m.kind != "defence":
+                continue
+            cost = improvised_cost(self.move_cost(t, m))
+            if cost <= t.vigor:
+                p = p_success(self.defence_modifier(t, m), c.total)
+                out.append(Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
+                                  data={"kind": "react", "move": m.id, "reserved": False}))
+        if out:
+            out.append(Option("noreact", "防御しない", cost=0, data={"kind": "noreact"}))
+        return out
+
+    def defence_modifier(self, t: Unit, m: Maneuver) -> int:
+        """S-R53/S-G37: 2d10 + 技 (+ the weapon skill once for parries) + fixed bonus."""
+        mod = t.ab[m.ability] + m.bonus
+        if m.defence_type == "parry":
+            mod += t.skill(m.skill)
+        return max(-10, min(10, mod))
+
+    def _ask_reaction(self, ctx: AttackCtx) -> None:
+        t = ctx.target
+        opts = self.reaction_options(t, ctx)
+        if not opts:
+            self._apply_damage(ctx)
+            return
+        c = ctx.chk
+        assert c is not None
+
+        def handle(key: str) -> None:
+            if key == "noreact":
+                self._apply_damage(ctx)
+                return
+            mid = key.split(":", 1)[1]
+            if key.startswith("react:"):
+                m = next(r for r in t.reservations if r.id == mid)
+                t.reservations.remove(m)
+                how = "予約発動 活力0 (S-R37)"
+            else:
+                m = next(x for x in t.moves if x.id == mid)
+                cost = improvised_cost(self.move_cost(t, m))
+                before = t.vigor
+                t.vigor -= cost
+                how = f"即興 活力{cost} {before}→{t.vigor} (S-R40)"
+            self._defend(ctx, m, how)
+
+        self.ask(t.id, "reaction", f"{t.name}: {ctx.attacker.name}の{ctx.move.name} 命中{c.total} に防御?", opts,
+                 handle)
+
+    def _defend(self, ctx: AttackCtx, m: Maneuver, how: str) -> None:
+        t = ctx.target
+        c = ctx.chk
+        assert c is not None
+
+        def rolled(d: Check) -> None:
+            ok = d.success
+            self.emit("defence", "S-R53" + (",S-R54" if m.defence_type == "evasion" else ""),
+                      f"{t.name} {m.name} [{how}]: {dice_text(d)} {'≥' if ok else '<'} 命中{c.total} → "
+                      f"{'無効化' if ok else '失敗'}", unit=t.id, move=m.id, dice=list(d.dice), total=d.total,
+                      success=ok)
+            if ok:
+                ctx.nullified = True
+            else:
+                ctx.evasion = m.defence_type == "evasion"
+                if d.outcome.fumbled:
+                    self.make_defenceless(t, "防御の失着 (S-G28)")
+            self._apply_damage(ctx)
+
+        self.check(t, self.defence_modifier(t, m), c.total, f"{m.name} 防御", rolled)
+
+    # -- damage -----------------------------------------------------------------------------
+    def _apply_damage(self, ctx: AttackCtx) -> None:
+        c = ctx.chk
+        assert c is not None
+        if not ctx.nullified:
+            dmg = self.damage_of(ctx.move, c)
+            rule = "S-R60"
+            if ctx.evasion:
+                dmg = max(1, dmg - 1)
+                rule = "S-R54,S-R60"
+            self.wound(ctx.target, dmg, rule, ctx.move.name)
+            if c.outcome.critical and ctx.move.pass_through:
+                other = next((x for x in self.units if x.side == ctx.target.side and x.able and x is not ctx.target
+                              and x.zone == ctx.target.zone), None)
+                if other is not None:
+                    self.wound(other, 1, "S-R43,S-G15", f"{ctx.move.name} 貫通")
+        self._counter(ctx)
+
+    def wound(self, t: Unit, dmg: int, rule: str, what: str) -> None:
+        """S-R60/S-R61: lose 戦力 (never below 0); 0 → 戦闘不能, removed from its zone; a 主
+        going down costs its squad 1 結束力."""
+        before = t.wounds
+        t.wounds = max(0, before - dmg)
+        self.emit("damage", rule, f"{t.name} 戦力 {before}→{t.wounds} ({what} {dmg})", unit=t.id, damage=dmg,
+                  wounds=t.wounds)
+        if t.wounds == 0 and not t.incapacitated:
+            t.incapacitated = True
+            t.reservations.clear()
+            t.stance = None
+            t.vigor = 0
+            self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
+            if t.grade == "主" and t.squad:
+                cur = self.cohesion.get(t.squad, 3)
+                self.cohesion[t.squad] = cur - 1
+                self.emit("cohesion", "S-R61,S-G14", f"主 {t.name} 戦闘不能 → 分隊{t.squad} 結束力 {cur}→{cur - 1}",
+                          squad=t.squad, cohesion=cur - 1)
+
+    def make_defenceless(self, u: Unit, why: str) -> None:
+        """S-R63/S-R64/S-G41: 無防備: stance dissolved, reservations voided, 防備 −4."""
+        if u.incapacitated:
+            return
+        u.defenceless = True
+        dropped = []
+        if u.stance is not None:
+            dropped.append(f"構え{u.stance.name}解除")
+            u.stance = None
+        if u.reservations and bool(self.opt("defenseless.voids_reservations", True)):
+            dropped.append("予約消滅")
+            u.reservations.clear()
+        more = f" ({'・'.join(dropped)})" if dropped else ""
+        self.emit("defenceless", "S-R63,S-R64", f"{u.name} 無防備: {why}{more}", unit=u.id)
+
+    # -- counters ---------------------------------------------------------------------------
+    def _counter(self, ctx: AttackCtx) -> None:
+        """S-R56/S-R57/S-G38: a reserved counter triggers on a melee attack that hit (whether
+        nullified or not), or only after a nullification for school 反撃; not at 0 戦力."""
+        t, a = ctx.target, ctx.attacker
+        if not ctx.move.melee or not t.able or not a.able or t.defenceless:
+            return
+        m = next((r for r in t.reservations if r.kind == "counter"
+                  and (r.counter_trigger == "hit_or_nullified" or ctx.nullified)), None)
+        if m is None:
+            return
+        t.reservations.remove(m)
+        mod = t.ab[m.ability] + t.skill(m.skill) + m.bonus
+        dfn = self.defence_of(a, m)
+
+        def rolled(c: Check) -> None:
+            self.emit("counter", "S-R56", f"{t.name} {m.name} 反撃 → {a.name}: {dice_text(c)} "
+                      f"{'≥' if c.success else '<'} 防備{dfn} {c.outcome.value if c.doubles else ''}"
+                      f"{'命中' if c.success else '失敗'}", unit=t.id, target=a.id, move=m.id,
+                      dice=list(c.dice), total=c.total, defence=dfn)
+            if c.success:
+                self.wound(a, self.damage_of(m, c), "S-R56,S-R60", m.name)
+            elif c.outcome.fumbled:
+                self.make_defenceless(t, "反撃の失着 (S-R10)")
+
+        self.check(t, mod, dfn, f"{m.name} 反撃", rolled, m.crit_extension)
