@@ -230,7 +230,7 @@ class AttackFlow(LullFlow):
                     self.make_defenceless(t, "防御の失着 (S-G28)")
             self._apply_damage(ctx)
 
-        self.check(t, self.defence_modifier(t, m), c.total, f"{m.name} 防御", rolled)
+        self.check(t, self.defence_modifier(t, m), c.total, f"{m.name} 防御", rolled, relevance="no_crit")
 
     # -- damage -----------------------------------------------------------------------------
     def _apply_damage(self, ctx: AttackCtx) -> None:

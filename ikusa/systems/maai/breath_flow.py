@@ -211,7 +211,7 @@ class BreathFlow(AttackFlow):
             self._close_breath(u, "")
 
         chk = Check(self.roll2(f"{u.name} 過負荷判定"), mod, OVERLOAD_TN)
-        self.offer_fate(u, chk, rolled, own=True, success_only=True)
+        self.offer_fate(u, chk, rolled, own=True, relevance="no_crit")
 
     def _close_breath(self, u: Unit, note: str) -> None:
         u.breaths_taken += 1

@@ -42,6 +42,15 @@ def dice_text(c: Check) -> str:
     return f"2D10[{c.dice[0]},{c.dice[1]}]{c.applied_modifier:+d}={c.total}"
 
 
+def _rank(c: Check, relevance: str) -> int:
+    if relevance == "success":
+        return int(c.success)
+    r = OUTCOME_RANK[c.outcome]
+    if relevance == "no_crit":
+        return 3 if r >= 3 else (2 if r == 2 else 1)
+    return r
+
+
 class Wait:
     """A pending decision and the handler that continues the flow."""
 
@@ -91,30 +100,30 @@ class FlowBase:
         return d[0], d[1]
 
     def check(self, unit: Unit, modifier: int, target: int, purpose: str, then: Then,
-              crit_extension: bool = False, fate: bool = True) -> None:
+              crit_extension: bool = False, relevance: str = "all") -> None:
         """Roll a 2d10 check for ``unit`` and offer its fate intervention (S-R14…S-R17)."""
         chk = Check(self.roll2(f"{unit.name} {purpose}"), modifier, target, crit_extension)
-        if fate:
-            self.offer_fate(unit, chk, then, own=True)
-        else:
-            then(chk)
+        self.offer_fate(unit, chk, then, own=True, relevance=relevance)
 
     def offer_fate(self, owner: Unit, chk: Check, then: Then, own: bool, allow_down: bool = False,
-                   success_only: bool = False) -> None:
+                   relevance: str = "all") -> None:
         """Ask ``owner`` whether to spend a fate use (±1 on one die) on ``chk``.
 
-        Only interventions that change the outcome (天命/会心/成功/失敗/失着/業報) are offered
-        (S-G27: one use per roll); when none does, no question is asked.  ``own`` = False is
+        Only interventions that change what the outcome means are offered (S-G27: one use per
+        roll); when none does, no question is asked.  ``relevance`` (S-G28): ``"all"`` for
+        attacks and counters (天命/会心/成功/失敗/失着/業報), ``"no_crit"`` for defence and
+        overload checks (会心 has no effect there, 失着 does), ``"success"`` for the survival
+        roll.  ``own`` = False is
         the lethal-hit exception (S-G51): the target moves a die of the attacker's roll."""
         if owner.fate_left <= 0 or not (owner.able or allow_down):
             then(chk)
             return
-        base = OUTCOME_RANK[chk.outcome]
+        base = _rank(chk, relevance)
         options: list[Option] = []
         for i, d in chk.fate_choices():
             alt = chk.with_fate(i, d)
-            rank = OUTCOME_RANK[alt.outcome]
-            if rank == base or (success_only and alt.success == chk.success):
+            rank = _rank(alt, relevance)
+            if rank == base:
                 continue
             better = rank > base if own else rank < base
             options.append(Option(f"fate:{i}{d:+d}", f"運命介入 {i + 1}個目 {chk.dice[i]}→{chk.dice[i] + d}"

@@ -128,4 +128,4 @@ class LullFlow(FlowBase):
 
         # fate may be used on this roll (S-R62): the unit is down but still the roller
         chk = Check(self.roll2(f"{u.name} 生死判定"), mod, SURVIVAL_TN)
-        self.offer_fate(u, chk, done, own=True, allow_down=True, success_only=True)
+        self.offer_fate(u, chk, done, own=True, allow_down=True, relevance="success")
