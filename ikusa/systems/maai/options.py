@@ -1,0 +1,392 @@
+"""Ruleset options of maai: every gap default (S-G##) and tunable rule number as a named,
+documented option (ANALYSIS S.C "Config keys").
+
+``MaaiOptions()`` is the project's documented default ruleset.  The model is frozen; derive a
+variant with ``opts.model_copy(update=...)`` or build one from a mapping with
+:func:`options_from_dict` (errors name the source and the dotted field).
+
+>>> o = MaaiOptions()
+>>> o.fate.max_uses_per_roll, o.fate.lethal_exception, o.breath.base_limit, o.zero_cost.cap
+(1, True, 5, 2)
+>>> o.wounds.by_grade["練"], o.defense.grade_base["卒"], o.spirit.base_tn
+(2, 9, 9)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+#: kinds of 2d10 check the engine distinguishes (S-G28)
+CheckKind = Literal[
+    "attack", "counter", "defense", "overload", "breakthrough", "shinpu_exit", "survival", "fear", "generic"
+]
+
+
+class _Group(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CheckOptions(_Group):
+    tn_ladder: dict[str, int] = Field(
+        default_factory=lambda: {
+            "容易": 5, "簡単": 7, "平易": 9, "標準": 11, "困難": 13, "至難": 15, "極難": 17, "超人的": 19,
+        },
+        description="S-G01: 目標値基準表 (labels invented, numbers from 000:L28; standard 11).",
+    )
+    standard_tn: int = Field(11, description="S-R05/S-G01: the standard TN.")
+    warn_even_tn: bool = Field(True, description="S-G01: warn (but allow) when a GM sets an even TN.")
+
+
+class FateOptions(_Group):
+    max_uses_per_roll: int = Field(1, ge=1, description="S-G27: at most this many fate uses on one roll.")
+    lethal_exception: bool = Field(
+        True, description="S-G51: a target about to drop to 0 戦力 may spend its own fate on the attack roll."
+    )
+    npcs: Literal["if_stat_listed", "all", "none"] = Field(
+        "if_stat_listed", description="S-G27: which NPCs have fate uses."
+    )
+    d100_tables: bool = Field(False, description="S-G27: fate applies to 2d10 checks only, not d100 tables.")
+
+
+class DoublesOptions(_Group):
+    crit_checks: tuple[CheckKind, ...] = Field(
+        ("attack", "counter"), description="S-G28: checks on which 会心 has a mechanical effect."
+    )
+    fumble_checks: tuple[CheckKind, ...] = Field(
+        ("attack", "counter", "defense", "overload", "breakthrough", "shinpu_exit"),
+        description="S-G28: checks on which 失着 (→ 無防備) applies.",
+    )
+    table_checks: tuple[CheckKind, ...] = Field(
+        ("attack", "counter"), description="S-G28: checks on which 天命/業報 d100 tables are rolled."
+    )
+
+
+class SkillOptions(_Group):
+    tier_bonus: dict[str, int] = Field(
+        default_factory=lambda: {"未修得": -2, "入門": 0, "習得": 1, "免許": 2, "名人": 3},
+        description="S-G10: proficiency tier → bonus (聖人 = automatic success, S-G23).",
+    )
+    saint_auto_success_scope: Literal["all", "non_opposed"] = Field(
+        "all", description="S-G23: where 聖人 automatic success applies."
+    )
+    untrained_applies: Literal["related_skill_only", "never"] = Field(
+        "related_skill_only", description="S-G30: when the untrained penalty applies."
+    )
+
+
+class WoundsOptions(_Group):
+    by_grade: dict[str, int] = Field(
+        default_factory=lambda: {"雑": 1, "卒": 1, "練": 2, "将": 3, "主": 3, "PC": 3},
+        description="S-G03/S-G56: base 戦力 by grade (練 2).",
+    )
+    add_tai_grades: tuple[str, ...] = Field(
+        ("主", "PC"), description="S-R60/S-G03: grades whose 戦力 is by_grade + 體 (3 + 體)."
+    )
+
+
+class DefenseOptions(_Group):
+    grade_base: dict[str, int] = Field(
+        default_factory=lambda: {"雑": 8, "卒": 9, "練": 10, "将": 10, "主": 10, "PC": 10},
+        description="S-R44/S-G55: grade base 防備 (雑8 卒9 練+ 10).",
+    )
+    armor_bonus: dict[str, int] = Field(
+        default_factory=lambda: {"なし": 0, "軽甲": 2, "重甲": 4, "重装甲": 6},
+        description="S-G04: flat armour additions for every grade.",
+    )
+    shield_bonus: int = Field(1, description="S-G04/S-R44: shield +1 (counts as armour).")
+    armor_vigor_penalty: dict[str, int] = Field(
+        default_factory=lambda: {"なし": 0, "軽甲": 0, "重甲": 1, "重装甲": 2},
+        description="S-R26/S-G04: max 活力 penalty by armour weight.",
+    )
+    heavy_offset: Literal["clamp", "literal"] = Field(
+        "clamp", description="S-G31: 體 offset = clamp(體, 0, penalty); 'literal' lets negative 體 add penalty."
+    )
+    defenseless_penalty: int = Field(4, description="S-R64: 無防備 防備 −4.")
+    global_floor: int = Field(2, description="S-G42/S-R48: final 防備 never below this.")
+    pierce_affects_natural_armor: bool = Field(True, description="S-G44: [貫通] applies to 自然甲冑.")
+    max_per_attack: int = Field(1, description="S-G35: defensive techniques applicable to one incoming attack.")
+
+
+class SpiritOptions(_Group):
+    base_tn: int = Field(9, description="S-G05: [霊体] TN for a defender without 退魔 (+ 霊体防備).")
+    novice_penalty: int = Field(2, description="S-G05: 入門/習得 退魔 raises the [霊体] TN by this.")
+    immune_from_tier: str = Field("免許", description="S-G05: 退魔 tier from which [霊体] attacks fail.")
+    noncorporeal_without_novice: Literal["auto_miss", "defense_bonus:+4"] = Field(
+        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門."
+    )
+    ignores_defense_debuffs: bool = Field(
+        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN."
+    )
+
+
+class EquipmentOptions(_Group):
+    grade_rank: tuple[tuple[str, ...], ...] = Field(
+        (("補給", "一般"), ("名品",), ("神機",)),
+        description="S-G06: equipment grade ladder, lowest first; names on one rung are equal.",
+    )
+    natural_armor_grade: str = Field("一般", description="S-G06: grade of 自然甲冑 unless stated.")
+
+
+class RepairOptions(_Group):
+    field_restores: Literal["all"] = Field("all", description="S-G09: 応急補修 restores all [破壊] loss.")
+    field_uses_per_armor: int = Field(1, description="S-R50/S-G09: 応急補修 per armour until a smithy repair.")
+
+
+class BreakOptions(_Group):
+    requires_hit: bool = Field(True, description="S-G45: [破壊] damages equipment only on a hit.")
+    order: tuple[Literal["shield", "armor"], ...] = Field(
+        ("shield", "armor"), description="S-G45: which item takes the [破壊] reduction first."
+    )
+
+
+class TableOptions(_Group):
+    headless_mode: Literal["placeholder", "gm"] = Field(
+        "placeholder", description="S-G07: d100 tables: placeholder bands (headless) or ask the GM."
+    )
+    gouhou: tuple[tuple[int, str], ...] = Field(
+        ((40, "weapon_drop"), (70, "stance_collapse_slip"), (90, "friendly_fire"), (100, "weapon_broken")),
+        description="S-G07: 致命的失敗表 placeholder, (upper bound of d100 band, outcome); bands invented.",
+    )
+    tenmei: tuple[tuple[int, str], ...] = Field(
+        ((100, "narrative"),), description="S-G07: 決定的瞬間表 placeholder (no effect beyond 会心)."
+    )
+    ambush_encounter: bool = Field(False, description="S-G07: 妖魔乱入 table off by default.")
+
+
+class AimFocusOptions(_Group):
+    cap: Literal["tech_mod", "none"] = Field("tech_mod", description="S-G08: N ≤ max(0, 技).")
+    breath_limit_hard: bool = Field(
+        False, description="S-G53: True reproduces the examples (N also ≤ limit − base); default soft."
+    )
+
+
+class BreathOptions(_Group):
+    base_limit: int = Field(5, description="S-R27: base breath limit 5 活力.")
+    official_cap: int = Field(7, description="S-R28: official balance cap (7).")
+    absolute_cap: int = Field(10, description="S-R28: absolute cap 10; excess discarded.")
+    enforce_official_cap: bool = Field(
+        False,
+        description="S-R28: True caps the limit at official_cap unless a source is marked exceptional "
+        "(降臨・怪異物・威名・scenario); default only reports it.",
+    )
+    max_over_limit: int | None = Field(
+        None, description="S-G52: None = any excess allowed (overload); alt 5 rejects breaths > limit + 5."
+    )
+
+
+class OverloadOptions(_Group):
+    tn: int = Field(11, description="S-R29: 2d10 + 體 − excess ≥ 11.")
+    success_next_limit_mode: Literal["absolute", "relative"] = Field(
+        "absolute", description="S-G32: 'absolute' → next limit min(limit, value); 'relative' → limit + value."
+    )
+    success_next_limit_value: int = Field(3, description="S-G32: 3 (absolute) or −2 (relative).")
+    carry_over: bool = Field(True, description="S-G32: the narrowing carries to the next 間合's first breath.")
+
+
+class CostOptions(_Group):
+    floor: int = Field(1, description="S-R30: every maneuver costs at least 1 活力.")
+    improvised_multiplier_num: int = Field(3, description="S-R40: improvised = base × 3/2, half up.")
+    improvised_multiplier_den: int = Field(2, description="S-R40: denominator of the improvised multiplier.")
+    improvised_base: Literal["final_cost", "base_cost"] = Field(
+        "final_cost", description="S-G34: 1.5× applies to the final modified cost."
+    )
+
+
+class VigorOptions(_Group):
+    base_max: int = Field(10, description="S-R24: max 活力 = 10 + 技.")
+    allow_overspend: bool = Field(False, description="S-G33: nothing may cost more than current 活力.")
+    reactions_count_toward_breath: bool = Field(False, description="S-G33: reactions are outside breaths.")
+
+
+class ZeroCostOptions(_Group):
+    cap: int = Field(2, description="S-R59/S-G40: 0-活力 maneuvers per 間合, all sources together.")
+    per_effect_default: int = Field(1, description="S-R59/S-G40: each distinct 0-活力 effect once per 間合.")
+    puppets_exempt_per_effect: bool = Field(
+        True, description="S-G62: 式神/傀儡 operation exempt from the per-effect 1 (still in the cap)."
+    )
+
+
+class FatigueOptions(_Group):
+    start_at: int = Field(4, description="S-R66/S-G46: the k-th melee attack (k ≥ 4) takes −(k−2).")
+    mitigation_mode: Literal["always_in_shinpu", "floor_blocked_only"] = Field(
+        "always_in_shinpu", description="S-G46: when short-weapon mitigation applies."
+    )
+    short_weapons: tuple[str, ...] = Field(
+        ("短刀", "タント", "懐剣", "マキリ", "体術", "素手", "小太刀", "忍者刀"),
+        description="S-R67: short weapons (棒・金剛杵 are not).",
+    )
+
+
+class ShinpuOptions(_Group):
+    enter_cost: int = Field(1, description="S-G12: 踏み込み costs 1 活力.")
+    exit_cost: int = Field(1, description="S-G12: 離脱 costs 1 活力.")
+    exit_ability: str = Field("技", description="S-G12: 離脱 check ability.")
+    exit_tn: int = Field(11, description="S-G12: 離脱 check TN.")
+    short_weapon_cost_delta: int = Field(-1, description="S-R32: short weapons −1 in 心府 (floored).")
+    long_weapon_cost_delta: int = Field(1, description="S-R32/S-G12: long weapons +1 in 心府.")
+    long_weapons: tuple[str, ...] = Field(
+        ("槍", "長柄", "斬馬刀", "大弓"), description="S-G12: weapons with the 心府 penalty."
+    )
+    ranged: Literal["forbidden", "+1cost"] = Field("forbidden", description="S-G12: 弓/鉄砲 in 心府.")
+
+
+class BreakthroughOptions(_Group):
+    tn: int = Field(11, description="S-G13: 突破 TN.")
+    tn_per_extra_blocker: int = Field(2, description="S-G13: +TN per extra blocking unit.")
+
+
+class SquadOptions(_Group):
+    cohesion_start: int = Field(3, description="S-G14: starting 結束力.")
+    rout_at: int = Field(0, description="S-G14: the squad routs at this 結束力.")
+    command_cost: int = Field(2, description="S-R22: 分隊命令 base cost 2.")
+    command_cost_reduced: int = Field(1, description="S-R22: cost with high 智.")
+    command_reduce_at_chi: int = Field(2, description="S-R22/S-G14: 智 ≥ this gives the reduced cost.")
+    formation_bonus: int = Field(1, description="S-G14: squad formation 防備 (non-armour).")
+
+
+class ZoneOptions(_Group):
+    move_cost: int = Field(1, description="S-G15: move to an adjacent zone.")
+    pass_through_selection: Literal["attacker", "random"] = Field(
+        "attacker", description="S-G15: who picks 'the enemy behind'."
+    )
+
+
+class StanceOptions(_Group):
+    declare_cost: int = Field(1, description="S-G16: declaring a stance costs 1 unless its text says otherwise.")
+    release_cost: int = Field(0, description="S-R58: stance release is free.")
+    max_maintained: int = Field(1, description="S-R58: one [構え] at a time.")
+
+
+class SurpriseOptions(_Group):
+    bonus: int = Field(2, description="S-R13/S-G17: 奇襲 +2 on the first attack roll.")
+    enhanced_defenseless_timing: Literal["on_declare", "after_resolution"] = Field(
+        "on_declare", description="S-G17: when the 強化奇襲 target becomes 無防備."
+    )
+
+
+class FearOptions(_Group):
+    tn: int = Field(11, description="S-G18: fear resistance TN.")
+
+
+class StatusOptions(_Group):
+    bleed: Literal["lose_1_per_round", "none"] = Field(
+        "lose_1_per_round", description="S-G19: 出血 loses 1 戦力 each 間合 until bound (1 活力)."
+    )
+    serious_wound_flag_only: bool = Field(True, description="S-G19: 重傷 is only flagged.")
+
+
+class RangedOptions(_Group):
+    default_ability: str = Field("勇", description="S-G20: ranged attack ability.")
+    gun_reload: Literal["lull_only", "maneuver"] = Field("lull_only", description="S-G20: 鉄砲 reload in 小康.")
+
+
+class CountOptions(_Group):
+    pass_keeps_vigor: bool = Field(True, description="S-G21: a passing unit keeps 活力 for reactions.")
+    tie_order: tuple[str, ...] = Field(
+        ("tech", "pc_side", "allied_npc", "enemy"), description="S-R35/S-G49: tie-break order."
+    )
+
+
+class ReservationOptions(_Group):
+    allow_duplicates: bool = Field(True, description="S-G35: the same defense may be reserved twice.")
+
+
+class CounterOptions(_Group):
+    issen_triggers: Literal["hit_or_nullified", "any_melee"] = Field(
+        "hit_or_nullified", description="S-G38/S-G63: 一閃 trigger."
+    )
+    vs_ranged: bool = Field(False, description="S-G38: counters against ranged attacks.")
+    tanpaku_bonus_applies_to: Literal["defense_roll", "defense_value"] = Field(
+        "defense_roll", description="S-G39: 一刀短拍 '防備 +2' target."
+    )
+
+
+class DefenselessOptions(_Group):
+    blocks: Literal["all_defenses", "evasion_counter_only"] = Field(
+        "all_defenses", description="S-G60: defenses a 無防備 unit cannot use."
+    )
+    voids_reservations: bool = Field(True, description="S-G41: reservations held are voided.")
+
+
+class DebuffOptions(_Group):
+    per_round_cumulative: bool = Field(False, description="S-G43: '毎間合 防備 −1' is constant.")
+
+
+class RoundingOptions(_Group):
+    negative: Literal["away_from_zero"] = Field("away_from_zero", description="S-G48: negative halves.")
+
+
+class DeathOptions(_Group):
+    tn: int = Field(11, description="S-R62: survival 2d10 + max(體, 運) ≥ 11.")
+    roll_for: tuple[str, ...] = Field(("PC", "主", "将", "boss"), description="S-G25: who rolls survival.")
+    npc_death: Literal["auto", "gm"] = Field("auto", description="S-G25/S-G57: other NPCs at 0.")
+    fate_uses_reset: Literal["after_survival"] = Field("after_survival", description="S-G25.")
+
+
+class ProgressionOptions(_Group):
+    ability_step: int = Field(1, description="S-G22: +1 to one ability per even 段.")
+    pc_ability_cap: int = Field(3, description="S-R03/S-G22: PC ability cap.")
+
+
+class MaaiOptions(BaseModel):
+    """The whole maai ruleset (frozen).  Group names follow ANALYSIS S.C keys
+    (``break`` is spelled ``break_``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    check: CheckOptions = Field(default_factory=CheckOptions)
+    fate: FateOptions = Field(default_factory=FateOptions)
+    doubles: DoublesOptions = Field(default_factory=DoublesOptions)
+    skills: SkillOptions = Field(default_factory=SkillOptions)
+    wounds: WoundsOptions = Field(default_factory=WoundsOptions)
+    defense: DefenseOptions = Field(default_factory=DefenseOptions)
+    spirit: SpiritOptions = Field(default_factory=SpiritOptions)
+    equipment: EquipmentOptions = Field(default_factory=EquipmentOptions)
+    repair: RepairOptions = Field(default_factory=RepairOptions)
+    break_: BreakOptions = Field(default_factory=BreakOptions, alias="break")
+    tables: TableOptions = Field(default_factory=TableOptions)
+    aim_focus: AimFocusOptions = Field(default_factory=AimFocusOptions)
+    breath: BreathOptions = Field(default_factory=BreathOptions)
+    overload: OverloadOptions = Field(default_factory=OverloadOptions)
+    costs: CostOptions = Field(default_factory=CostOptions)
+    vigor: VigorOptions = Field(default_factory=VigorOptions)
+    zero_cost: ZeroCostOptions = Field(default_factory=ZeroCostOptions)
+    fatigue: FatigueOptions = Field(default_factory=FatigueOptions)
+    shinpu: ShinpuOptions = Field(default_factory=ShinpuOptions)
+    breakthrough: BreakthroughOptions = Field(default_factory=BreakthroughOptions)
+    squad: SquadOptions = Field(default_factory=SquadOptions)
+    zones: ZoneOptions = Field(default_factory=ZoneOptions)
+    stances: StanceOptions = Field(default_factory=StanceOptions)
+    surprise: SurpriseOptions = Field(default_factory=SurpriseOptions)
+    fear: FearOptions = Field(default_factory=FearOptions)
+    status: StatusOptions = Field(default_factory=StatusOptions)
+    ranged: RangedOptions = Field(default_factory=RangedOptions)
+    count: CountOptions = Field(default_factory=CountOptions)
+    reservations: ReservationOptions = Field(default_factory=ReservationOptions)
+    counter: CounterOptions = Field(default_factory=CounterOptions)
+    defenseless: DefenselessOptions = Field(default_factory=DefenselessOptions)
+    debuff: DebuffOptions = Field(default_factory=DebuffOptions)
+    rounding: RoundingOptions = Field(default_factory=RoundingOptions)
+    death: DeathOptions = Field(default_factory=DeathOptions)
+    progression: ProgressionOptions = Field(default_factory=ProgressionOptions)
+
+
+#: the documented default ruleset
+DEFAULT_OPTIONS = MaaiOptions()
+
+
+def options_from_dict(data: Mapping[str, Any] | None, source: str = "<options>") -> MaaiOptions:
+    """Build options from a (partial, nested) mapping, e.g. an encounter's ``options:`` key.
+    Unknown keys and wrong types raise :class:`~ikusa.engine.errors.InputError` naming
+    ``source`` and the dotted field."""
+    from ikusa.engine.encounter import validation_error
+
+    if not data:
+        return DEFAULT_OPTIONS
+    try:
+        return MaaiOptions.model_validate(dict(data))
+    except ValidationError as exc:
+        raise validation_error(exc, source) from None
