@@ -12,8 +12,8 @@ from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.lull import LullFlow
-from ikusa.systems.maai.moves import Maneuver
-from ikusa.systems.maai.rules_link import DefenceParts, defence_value, fatigue_penalty, improvised_cost
+from ikusa.systems.maai.moves import Move
+from ikusa.systems.maai.rules_link import compute_defence, fatigue_penalty, improvised_cost
 from ikusa.systems.maai.units import Unit
 
 #: S-G07 placeholder 業報 table (band sizes invented): upper bound → result
@@ -26,7 +26,7 @@ class AttackCtx:
 
     __slots__ = ("attacker", "chk", "defence", "enhanced", "evasion", "move", "nullified", "target")
 
-    def __init__(self, attacker: Unit, target: Unit, move: Maneuver, defence: int, enhanced: bool) -> None:
+    def __init__(self, attacker: Unit, target: Unit, move: Move, defence: int, enhanced: bool) -> None:
         self.attacker = attacker
         self.target = target
         self.move = move
@@ -40,39 +40,37 @@ class AttackCtx:
 class AttackFlow(LullFlow):
     """Attack resolution (mixed into the state)."""
 
-    def defence_of(self, target: Unit, move: Maneuver | None) -> int:
-        """防備 of ``target`` against ``move`` (S-R44…S-R48, S-G42)."""
-        p = target.parts
-        parts = DefenceParts(p.base, p.armour, target.other_defence())
-        pierce = move.pierce if move else 0
-        direct = move.direct if move else 0
-        return defence_value(parts, pierce, direct, target.defenceless, 0, int(self.opt("defense.global_floor", 2)))
+    def defence_of(self, target: Unit, move: Move | None) -> int:
+        """防備 of ``target`` against ``move`` (S-R44…S-R48, S-G42; defence.compute_defence)."""
+        return compute_defence(target.base_def, target.armour_parts, target.defence_bonuses(),
+                               move.tags if move is not None else (), defenceless=target.defenceless,
+                               options=self.opts).final
 
-    def attack_modifier(self, u: Unit, m: Maneuver, target: Unit, fatigue_index: int) -> int:
+    def attack_modifier(self, u: Unit, m: Move, target: Unit, fatigue_index: int) -> int:
         """S-R41/S-R52: ability + proficiency + fixed bonus + stance attack bonus + 連撃疲労
         (S-R66) + basic surprise +2 on the target's first incoming attack (S-R13)."""
         mod = u.ab[m.ability] + u.skill(m.skill) + m.bonus
         if u.stance is not None:
             mod += u.stance.attack_bonus
         if m.melee:
-            mod += fatigue_penalty(fatigue_index, False)
+            mod += fatigue_penalty(fatigue_index, False, self.opts)
         if target.unaware:
-            mod += int(self.opt("surprise.bonus", 2))
+            mod += self.opts.surprise.bonus
         return mod
 
-    def hit_odds(self, u: Unit, m: Maneuver, target: Unit) -> float:
+    def hit_odds(self, u: Unit, m: Move, target: Unit) -> float:
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
         return p_success(max(-10, min(10, mod)), self.defence_of(target, m))
 
     # -- declaration ------------------------------------------------------------------------
-    def start_attack(self, u: Unit, m: Maneuver, target: Unit) -> None:
+    def start_attack(self, u: Unit, m: Move, target: Unit) -> None:
         enhanced = u.hidden
         if m.melee:
             u.attacks_in_breath += 1
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath)
         notes = []
         if m.melee and u.attacks_in_breath >= 4:
-            notes.append(f"連撃疲労{fatigue_penalty(u.attacks_in_breath, False)} (S-R66)")
+            notes.append(f"連撃疲労{fatigue_penalty(u.attacks_in_breath, False, self.opts)} (S-R66)")
         if target.unaware:
             notes.append("奇襲+2 (S-R13)")
             target.unaware = False
@@ -90,17 +88,14 @@ class AttackFlow(LullFlow):
             ctx.chk = c
             self._after_attacker_fate(ctx, extra)
 
-        self.check(u, mod, ctx.defence, f"{m.name} 命中", rolled, m.crit_extension or self.crit_ext(u))
-
-    def crit_ext(self, u: Unit) -> bool:
-        return False
+        self.check(u, mod, ctx.defence, f"{m.name} 命中", rolled, m.crit_extension or u.crit_ext)
 
     def _after_attacker_fate(self, ctx: AttackCtx, extra: str) -> None:
         c = ctx.chk
         assert c is not None
         t = ctx.target
         dmg = self.damage_of(ctx.move, c)
-        if c.success and dmg >= t.wounds and t.fate_left > 0 and bool(self.opt("fate.lethal_exception", True)):
+        if c.success and dmg >= t.wounds and t.fate_left > 0 and self.opts.fate.lethal_exception:
 
             def moved(c2: Check) -> None:
                 ctx.chk = c2
@@ -110,10 +105,11 @@ class AttackFlow(LullFlow):
             return
         self._resolve_hit(ctx, extra)
 
-    def damage_of(self, m: Maneuver, c: Check) -> int:
-        """S-R41/S-R43/S-R60: hit = damage; 会心 2 (special crits 斬馬刀/野太刀 3 …)."""
+    def damage_of(self, m: Move, c: Check) -> int:
+        """S-R41/S-R43/S-R60: hit = damage; 会心 = the catalog's crit damage (2, special crits
+        斬馬刀/野太刀 3, 鉄砲 2), never less than the hit damage."""
         if c.outcome.critical:
-            return max(m.special_crit or m.crit_damage, m.damage)
+            return max(m.crit_damage, m.damage)
         return m.damage
 
     # -- hit or miss ------------------------------------------------------------------------
@@ -166,7 +162,7 @@ class AttackFlow(LullFlow):
         for m in t.moves:
             if m.kind != "defence":
                 continue
-            cost = improvised_cost(self.move_cost(t, m))
+            cost = improvised_cost(self.move_cost(t, m), self.opts)
             if cost <= t.vigor:
                 p = p_success(self.defence_modifier(t, m), c.total)
                 out.append(Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
@@ -175,7 +171,7 @@ class AttackFlow(LullFlow):
             out.append(Option("noreact", "防御しない", cost=0, data={"kind": "noreact"}))
         return out
 
-    def defence_modifier(self, t: Unit, m: Maneuver) -> int:
+    def defence_modifier(self, t: Unit, m: Move) -> int:
         """S-R53/S-G37: 2d10 + 技 (+ the weapon skill once for parries) + fixed bonus."""
         mod = t.ab[m.ability] + m.bonus
         if m.defence_type == "parry":
@@ -202,7 +198,7 @@ class AttackFlow(LullFlow):
                 how = "予約発動 活力0 (S-R37)"
             else:
                 m = next(x for x in t.moves if x.id == mid)
-                cost = improvised_cost(self.move_cost(t, m))
+                cost = improvised_cost(self.move_cost(t, m), self.opts)
                 before = t.vigor
                 t.vigor -= cost
                 how = f"即興 活力{cost} {before}→{t.vigor} (S-R40)"
@@ -211,7 +207,7 @@ class AttackFlow(LullFlow):
         self.ask(t.id, "reaction", f"{t.name}: {ctx.attacker.name}の{ctx.move.name} 命中{c.total} に防御?", opts,
                  handle)
 
-    def _defend(self, ctx: AttackCtx, m: Maneuver, how: str) -> None:
+    def _defend(self, ctx: AttackCtx, m: Move, how: str) -> None:
         t = ctx.target
         c = ctx.chk
         assert c is not None
@@ -243,11 +239,14 @@ class AttackFlow(LullFlow):
                 dmg = max(1, dmg - 1)
                 rule = "S-R54,S-R60"
             self.wound(ctx.target, dmg, rule, ctx.move.name)
-            if c.outcome.critical and ctx.move.pass_through:
+            behind = ctx.move.crit_behind_damage if c.outcome.critical else ctx.move.behind_damage
+            if behind:
+                # S-R43 / S-G15 / S-G65: one other enemy in the target's zone (the attacker's pick:
+                # the first listed) takes the pass-through damage, no roll
                 other = next((x for x in self.units if x.side == ctx.target.side and x.able and x is not ctx.target
                               and x.zone == ctx.target.zone), None)
                 if other is not None:
-                    self.wound(other, 1, "S-R43,S-G15", f"{ctx.move.name} 貫通")
+                    self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")
         self._counter(ctx)
 
     def wound(self, t: Unit, dmg: int, rule: str, what: str) -> None:
@@ -278,7 +277,7 @@ class AttackFlow(LullFlow):
         if u.stance is not None:
             dropped.append(f"構え{u.stance.name}解除")
             u.stance = None
-        if u.reservations and bool(self.opt("defenseless.voids_reservations", True)):
+        if u.reservations and self.opts.defenseless.voids_reservations:
             dropped.append("予約消滅")
             u.reservations.clear()
         more = f" ({'・'.join(dropped)})" if dropped else ""
@@ -289,14 +288,15 @@ class AttackFlow(LullFlow):
         """S-R56/S-R57/S-G38: a reserved counter triggers on a melee attack that hit (whether
         nullified or not), or only after a nullification for school 反撃; not at 0 戦力."""
         t, a = ctx.target, ctx.attacker
-        if not ctx.move.melee or not t.able or not a.able or t.defenceless:
+        if (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able or not a.able or t.defenceless:
             return
         m = next((r for r in t.reservations if r.kind == "counter"
-                  and (r.counter_trigger == "hit_or_nullified" or ctx.nullified)), None)
+                  and (ctx.nullified or not (r.counter_only_after_nullify
+                                             or self.opts.counter.issen_triggers != "hit_or_nullified"))), None)
         if m is None:
             return
         t.reservations.remove(m)
-        mod = t.ab[m.ability] + t.skill(m.skill) + m.bonus
+        mod = t.ab[m.ability] + t.skill(m.skill) + m.bonus + m.counter_bonus
         dfn = self.defence_of(a, m)
 
         def rolled(c: Check) -> None:

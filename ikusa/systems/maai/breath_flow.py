@@ -8,33 +8,51 @@ allowed (S-G52) and triggers the overload check when the breath ends (S-R29); a 
 
 from __future__ import annotations
 
+from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.attack_flow import AttackFlow
 from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.costs import check_zero_vigor_use
 from ikusa.systems.maai.flow_base import dice_text
-from ikusa.systems.maai.moves import Maneuver
-from ikusa.systems.maai.rules_link import OVERLOAD_TN, breath_limit, final_cost, overload_modifier
+from ikusa.systems.maai.moves import Move
+from ikusa.systems.maai.rules_link import breath_limit, final_cost, overload_modifier
 from ikusa.systems.maai.units import Unit
-
-ZERO_CAP_DEFAULT = 2
 
 
 class BreathFlow(AttackFlow):
     """Breaths (mixed into the state)."""
 
-    def move_cost(self, u: Unit, m: Maneuver) -> int:
+    def move_cost(self, u: Unit, m: Move) -> int:
         """S-R30/S-R31: final cost with the floor 1; a 0-活力 [型] may cost 0."""
-        return final_cost(m.cost, 0, zero_allowed=m.zero_cost)
+        return final_cost(m.cost, (), "zero_vigor_kata" if m.zero_cost else None, self.opts)
 
     def breath_limit(self, u: Unit) -> int:
         return u.cur_limit
 
     def zero_cap(self) -> int:
-        return int(self.opt("zero_cost.cap", ZERO_CAP_DEFAULT))
+        return self.opts.zero_cost.cap
 
-    def zero_ok(self, u: Unit, m: Maneuver) -> bool:
-        """S-R59 / S-G40: each 0-活力 effect once per 間合, all of them at most twice."""
-        return len(u.zero_used) < self.zero_cap() and m.id not in u.zero_used
+    def zero_refusal(self, u: Unit, m: Move) -> RuleViolation | None:
+        """S-R59 / S-G40 (costs.check_zero_vigor_use): each 0-活力 effect once per 間合, all of
+        them at most twice; the refusal, or ``None`` when one more use is legal."""
+        try:
+            check_zero_vigor_use(len(u.zero_used), u.zero_used.count(m.id), effect_limit=m.limit_per_round,
+                                 options=self.opts)
+        except RuleViolation as exc:
+            return exc
+        return None
+
+    def zero_ok(self, u: Unit, m: Move) -> bool:
+        return self.zero_refusal(u, m) is None
+
+    def in_reach(self, u: Unit, m: Move, t: Unit) -> bool:
+        """S-G15 (invented): melee needs the same zone; ranged reaches N zones (−1 anywhere)."""
+        if m.reach == 0:
+            return t.zone == u.zone
+        if m.reach < 0:
+            return True
+        zs = self.enc.zones
+        return abs(zs.index(t.zone) - zs.index(u.zone)) <= m.reach
 
     def adjacent_zones(self, zone: str) -> list[str]:
         """S-G15 (invented): zones form a line in the listed order; moves go to a neighbour."""
@@ -52,7 +70,7 @@ class BreathFlow(AttackFlow):
         u.breath_spent = 0
         u.attacks_in_breath = 0
         u.acted = 0
-        u.cur_limit = breath_limit(u.extensions, u.narrowed)
+        u.cur_limit = breath_limit(u.extensions, u.narrowed, self.opts)
         u.narrowed = None
         notes = []
         if u.reservations:
@@ -84,7 +102,7 @@ class BreathFlow(AttackFlow):
                 if m.needs_load and not u.loaded:
                     continue
                 for t in enemies:
-                    if m.ranged or t.zone == u.zone:
+                    if self.in_reach(u, m, t):
                         out.append(Option(f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost})", cost=cost,
                                           odds=self.hit_odds(u, m, t),
                                           data={"kind": "attack", "move": m.id, "target": t.id, "within": within}))
@@ -181,7 +199,7 @@ class BreathFlow(AttackFlow):
         u.passed = True
         u.breaths_taken += 1
         self.actor = None
-        if not bool(self.opt("count.pass_keeps_vigor", True)):
+        if not self.opts.count.pass_keeps_vigor:
             u.vigor = 0
         self.emit("pass", "S-G21", f"{u.name} パス (活力{u.vigor} 保持)", unit=u.id, vigor=u.vigor)
 
@@ -204,13 +222,13 @@ class BreathFlow(AttackFlow):
                 res = f"失敗 → 残り活力{lost}喪失"
             self.emit("overload", "S-R29",
                       f"{u.name} 過負荷判定 (消費{u.breath_spent} > 限界{u.cur_limit}, 超過{excess}): "
-                      f"{dice_text(c)} {'≥' if c.success else '<'} {OVERLOAD_TN} {res}", unit=u.id,
+                      f"{dice_text(c)} {'≥' if c.success else '<'} {self.opts.overload.tn} {res}", unit=u.id,
                       excess=excess, total=c.total, success=c.success, vigor=u.vigor)
             if not c.success:
                 self.make_defenceless(u, "過負荷失敗 (S-R29)")
             self._close_breath(u, "")
 
-        chk = Check(self.roll2(f"{u.name} 過負荷判定"), mod, OVERLOAD_TN)
+        chk = Check(self.roll2(f"{u.name} 過負荷判定"), mod, self.opts.overload.tn)
         self.offer_fate(u, chk, rolled, own=True, relevance="no_crit")
 
     def _close_breath(self, u: Unit, note: str) -> None:

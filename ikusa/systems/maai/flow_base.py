@@ -18,7 +18,7 @@ from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.maai.check import OUTCOME_RANK, Check
 from ikusa.systems.maai.encounter import MaaiEncounter
-from ikusa.systems.maai.moves import Maneuver
+from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.units import Unit
 
 Handler = Callable[[str], None]
@@ -67,9 +67,10 @@ class FlowBase:
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.enc = enc
-        self.opts: dict[str, Any] = dict(enc.options)
+        self.opts = enc.opts
         side_rank = {s: i for i, s in enumerate(enc.sides)}
-        self.units: list[Unit] = [Unit(s, enc.maneuvers, side_rank[s.side], enc.zones[0]) for s in enc.units]
+        self.units: list[Unit] = [Unit(s, enc.resolved(s.id), side_rank[s.side], enc.zones[0], self.opts)
+                                  for s in enc.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
         self.maai = 1
         self.phase = "count"  # count | lull | survival | over
@@ -81,10 +82,6 @@ class FlowBase:
         self.cohesion: dict[str, int] = {}
         self.survivors_pending: list[Unit] = []
         self.lull_queue: list[Unit] = []
-
-    # -- options (S.C config keys; MaaiOptions once merged) -----------------------------
-    def opt(self, key: str, default: Any) -> Any:
-        return self.opts.get(key, default)
 
     # -- events ---------------------------------------------------------------------------
     def emit(self, kind: str, rule: str, text: str, **data: Any) -> None:
@@ -165,7 +162,7 @@ class FlowBase:
     def breath_limit(self, u: Unit) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def move_cost(self, u: Unit, m: Maneuver) -> int:  # pragma: no cover - overridden
+    def move_cost(self, u: Unit, m: Move) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def refuse(self, rule: str, section: str, msg: str) -> RuleViolation:

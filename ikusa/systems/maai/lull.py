@@ -6,7 +6,7 @@ from __future__ import annotations
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.flow_base import FlowBase, dice_text
-from ikusa.systems.maai.rules_link import SURVIVAL_TN, survival_modifier
+from ikusa.systems.maai.rules_link import survival_modifier
 from ikusa.systems.maai.units import Unit
 
 
@@ -40,7 +40,8 @@ class LullFlow(FlowBase):
                     if t.side == u.side and t.able and t.wounds < t.max_wounds:
                         out.append(Option(f"maint:{m.id}>{t.id}", f"{m.name} → {t.name} 戦力+1", cost=0,
                                           data={"kind": "maint", "target": t.id}))
-            elif m.effect == "cohesion" and u.squad and self.cohesion.get(u.squad, 3) < 3:
+            elif m.effect == "cohesion" and u.squad and self.cohesion.get(u.squad, self.opts.squad.cohesion_start) < \
+                    self.opts.squad.cohesion_start:
                 out.append(Option(f"maint:{m.id}", f"{m.name} → 結束力+1", cost=0, data={"kind": "maint"}))
         return out
 
@@ -122,10 +123,10 @@ class LullFlow(FlowBase):
         def done(c: Check, u: Unit = u) -> None:
             ok = c.success
             u.status = "重傷" if ok else "死亡"
-            self.emit("survival", "S-R62", f"{u.name} 生死判定: {dice_text(c)} {'≥' if ok else '<'} {SURVIVAL_TN} → "
+            self.emit("survival", "S-R62", f"{u.name} 生死判定: {dice_text(c)} {'≥' if ok else '<'} {c.target} → "
                       f"{'生存 (重傷)' if ok else '死亡'}", unit=u.id, total=c.total, survived=ok)
             self._next_survival()
 
         # fate may be used on this roll (S-R62): the unit is down but still the roller
-        chk = Check(self.roll2(f"{u.name} 生死判定"), mod, SURVIVAL_TN)
+        chk = Check(self.roll2(f"{u.name} 生死判定"), mod, self.opts.death.tn)
         self.offer_fate(u, chk, done, own=True, allow_down=True, relevance="success")

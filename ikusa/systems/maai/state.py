@@ -115,18 +115,15 @@ class MaaiState(BreathFlow):
                                      f"{u.name} is not taking a breath now ({d.kind}); legal: {legal}")
             if m is not None:
                 if m.zero_cost and verb == "use":
-                    if mid in u.zero_used:
-                        return RuleViolation("S-R59", "000 §3.7 0活力[型]",
-                                             f"{m.name} was already used this 間合 (each 0-活力 effect once per 間合)")
-                    return RuleViolation("S-R59", "000 §3.7 0活力[型]",
-                                         f"{u.name} already used {len(u.zero_used)} 0-活力 [型] this 間合 "
-                                         f"(at most {self.zero_cap()})")
+                    refusal = self.zero_refusal(u, m)
+                    if refusal is not None:
+                        return refusal
                 if verb in ("reserve", "stance", "improv") and u.defenceless:
                     return RuleViolation("S-R64", "000 §3.8 無防備",
                                          f"{u.name} is 無防備: no reservations, stances or evasion/counter defences")
                 if verb == "reserve" and not m.reservable:
                     return RuleViolation("S-R39", "000 §3.4 予約", f"{m.name} cannot be reserved")
-                cost = improvised_cost(self.move_cost(u, m)) if verb == "improv" else self.move_cost(u, m)
+                cost = improvised_cost(self.move_cost(u, m), self.opts) if verb == "improv" else self.move_cost(u, m)
                 if cost > u.vigor:
                     return RuleViolation("S-G33", "000 §3.3 活力",
                                          f"{m.name} costs {cost} but {u.name} has {u.vigor} 活力 left")
@@ -136,7 +133,7 @@ class MaaiState(BreathFlow):
                         return RuleViolation("S-R61", "000 §3.8", f"{arg!r} is not a target able to fight")
                     if t.side == u.side:
                         return RuleViolation("S-R41", "000 §3.5", f"{t.name} is on {u.name}'s own side")
-                    if not m.ranged and t.zone != u.zone:
+                    if not self.in_reach(u, m, t):
                         return RuleViolation("S-G15", "000 §3.5 区域", f"{t.name} is not in {u.name}'s zone")
                 if m.needs_load and not u.loaded:
                     return RuleViolation("S-G20", "000 §3.4 小康 装填", f"{m.name}: not loaded (reload in 小康)")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from ikusa.systems.maai.check import fate_uses
-from ikusa.systems.maai.encounter import UnitSpec
-from ikusa.systems.maai.moves import Maneuver
+from ikusa.systems.maai.encounter import ResolvedUnit, UnitSpec
+from ikusa.systems.maai.moves import Move
+from ikusa.systems.maai.options import MaaiOptions
 from ikusa.systems.maai.rules_link import (
-    ARMOUR_BONUS,
-    DefenceParts,
+    DefenceBonus,
+    Grade,
     armour_vigor_penalty,
     base_defence,
     base_wounds,
@@ -15,48 +16,90 @@ from ikusa.systems.maai.rules_link import (
     skill_bonus,
 )
 
+_WEIGHT_RANK = {"なし": 0, "軽甲": 1, "重甲": 2, "重装甲": 3}
+
 
 class Unit:
     """One combatant during a battle."""
 
     __slots__ = (
-        "ab", "acted", "attacks_in_breath", "breath_spent", "breaths_taken", "cur_limit", "defenceless", "extensions",
-        "fate_left", "first_bonus", "grade", "hidden", "id", "incapacitated", "loaded", "max_vigor", "max_wounds",
-        "moves", "name", "named", "narrowed", "parts", "passed", "reservations", "side", "side_rank", "skills", "squad",
-        "stance", "status", "unaware", "vigor", "wounds", "zero_used", "zone",
+        "ab",
+        "acted",
+        "armour_parts",
+        "attacks_in_breath",
+        "base_def",
+        "breath_spent",
+        "breaths_taken",
+        "crit_ext",
+        "cur_limit",
+        "defenceless",
+        "extensions",
+        "fate_left",
+        "first_bonus",
+        "grade",
+        "hidden",
+        "id",
+        "incapacitated",
+        "loaded",
+        "max_vigor",
+        "max_wounds",
+        "moves",
+        "name",
+        "named",
+        "narrowed",
+        "opts",
+        "passed",
+        "reservations",
+        "side",
+        "side_rank",
+        "skills",
+        "squad",
+        "stance",
+        "status",
+        "unaware",
+        "vigor",
+        "wounds",
+        "zero_used",
+        "zone",
     )
 
-    def __init__(self, spec: UnitSpec, moves: dict[str, Maneuver], side_rank: int, zone: str) -> None:
+    def __init__(self, spec: UnitSpec, res: ResolvedUnit, side_rank: int, zone: str, opts: MaaiOptions) -> None:
+        self.opts = opts
         self.id = spec.id
         self.name = spec.name
         self.side = spec.side
         self.side_rank = side_rank
         self.grade = spec.grade
         self.ab = dict(spec.abilities)
-        self.skills = {k: skill_bonus(v) for k, v in spec.skills.items()}
-        self.moves: list[Maneuver] = [moves[m] for m in spec.maneuvers]
+        self.skills = {k: skill_bonus(v, opts) for k, v in spec.skills.items()}
+        self.moves: list[Move] = list(res.moves)
+        self.crit_ext = res.crit_extension
         tai = self.ab["tai"]
-        self.max_wounds = spec.wounds if spec.wounds is not None else base_wounds(spec.grade, tai)
+        grade = Grade.parse(spec.grade)
+        self.max_wounds = spec.wounds if spec.wounds is not None else base_wounds(grade, tai, opts)
         self.wounds = self.max_wounds
-        armour_bonus = sum(ARMOUR_BONUS[a] for a in spec.armour)
-        base = spec.defence - armour_bonus if spec.defence is not None else base_defence(spec.grade)
-        self.parts = DefenceParts(base, armour_bonus, 0)
-        self.max_vigor = max_vigor(self.ab["gi"], armour_vigor_penalty(list(spec.armour), tai))
+        # S-R44: armour class parts (the shield counts as armour)
+        self.armour_parts = tuple(DefenceBonus(a.name, a.bonus, "shield" if a.shield else "armour")
+                                  for a in res.armour)
+        armour_bonus = sum(a.bonus for a in res.armour)
+        self.base_def = spec.defence - armour_bonus if spec.defence is not None else base_defence(grade, opts)
+        heaviest = max((a.weight for a in res.armour), key=lambda w: _WEIGHT_RANK.get(w, 0), default="なし")
+        self.max_vigor = max(0, max_vigor(self.ab["gi"], armour_vigor_penalty(heaviest, tai, opts), opts))
         self.vigor = self.max_vigor
         # S-R15 / S-G27: max(1, 運) uses per combat; a stat block may set another number (0 for mooks)
         self.fate_left = spec.fate if spec.fate is not None else fate_uses(self.ab["un"])
         self.first_bonus = spec.initiative
-        self.named = spec.named or spec.grade in ("PC", "主", "将")
+        self.named = spec.named or spec.grade in opts.death.roll_for  # S-G25
         self.unaware = spec.unaware
         self.zone = spec.zone or zone
         self.squad = spec.squad
-        self.extensions = dict(spec.breath_extensions)
-        self.stance: Maneuver | None = moves[spec.stance] if spec.stance else None
+        self.extensions = dict(res.extensions)
+        self.stance: Move | None = res.stance
         self.defenceless = False
         self.hidden = False
         self.incapacitated = False
         self.passed = False
-        self.reservations: list[Maneuver] = []
+        self.reservations: list[Move] = []
         self.zero_used: list[str] = []
         self.narrowed: int | None = None
         self.breath_spent = 0
@@ -72,11 +115,15 @@ class Unit:
         """S-R04 / S-G30: proficiency of a related skill; untrained −2; no skill → 0."""
         if name is None:
             return 0
-        return self.skills.get(name, skill_bonus(None))
+        b = self.skills.get(name)
+        return b if b is not None else skill_bonus(None, self.opts)
 
-    def other_defence(self) -> int:
+    def defence_bonuses(self) -> tuple[DefenceBonus, ...]:
         """Non-armour 防備 bonuses (stance, S-R46)."""
-        return self.stance.defence_bonus if self.stance is not None else 0
+        s = self.stance
+        if s is not None and s.defence_bonus:
+            return (DefenceBonus(s.name, s.defence_bonus, "stance"),)
+        return ()
 
     def count_value(self) -> int:
         """S-R35 / S-T18: the count a unit acts at: 活力, + 先攻 before its first breath."""

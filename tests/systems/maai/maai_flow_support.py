@@ -10,22 +10,16 @@ from ikusa.engine.events import Event
 from ikusa.systems.maai.encounter import encounter_from_dict
 from ikusa.systems.maai.state import MaaiState
 
-MOVES: dict[str, dict[str, Any]] = {
-    "katana.yokogiri": {"name": "横斬り", "kind": "attack", "cost": 2, "ability": "yu", "skill": "kenjutsu"},
-    "katana.ukenagashi": {"name": "受け流し", "kind": "defence", "cost": 1, "ability": "gi", "skill": "kenjutsu",
-                          "defence_type": "parry", "reservable": True},
-    "katana.issen": {"name": "一閃", "kind": "counter", "cost": 3, "ability": "yu", "skill": "kenjutsu",
-                     "reservable": True},
-    "kanabo.kyouda": {"name": "強打", "kind": "attack", "cost": 3, "ability": "yu"},
-    "kanabo.kyouda3": {"name": "大強打", "kind": "attack", "cost": 3, "ability": "yu", "damage": 3},
-    "tanto.kinkyu": {"name": "緊急回避", "kind": "defence", "cost": 1, "ability": "gi", "defence_type": "evasion",
-                     "reservable": True},
-    "zanba.zanba": {"name": "斬馬", "kind": "attack", "cost": 3, "ability": "yu"},
-    "zanba.kiriage": {"name": "切上げ", "kind": "attack", "cost": 3, "ability": "yu"},
-    "feat.a": {"name": "型甲", "kind": "feat", "cost": 0, "zero_cost": True},
-    "feat.b": {"name": "型乙", "kind": "feat", "cost": 0, "zero_cost": True},
-    "feat.c": {"name": "型丙", "kind": "feat", "cost": 0, "zero_cost": True},
-    "stance.fudou": {"name": "不動の陣", "kind": "stance", "cost": 1, "defence_bonus": 2},
+#: test-only content in the catalog's own format (three distinct 0-活力 [型], a 3-戦力 blow)
+HOMEBREW: dict[str, Any] = {
+    "feats": [
+        {"id": "kata_a", "name": "型甲", "type": "型", "zero_vigor": True},
+        {"id": "kata_b", "name": "型乙", "type": "型", "zero_vigor": True},
+        {"id": "kata_c", "name": "型丙", "type": "型", "zero_vigor": True},
+    ],
+    "maneuvers": [
+        {"id": "test.daikyouda", "name": "大強打", "kind": "attack", "cost": 3, "ability": "勇", "damage": 3},
+    ],
 }
 
 
@@ -36,12 +30,12 @@ def unit(uid: str, side: str, gi: int = 0, yu: int = 0, tai: int = 0, un: int = 
 
 
 def state(*units: dict[str, Any], **extra: Any) -> MaaiState:
-    data = {"sides": ["A", "B"], "maneuvers": MOVES, "units": list(units), **extra}
+    data = {"sides": ["A", "B"], "homebrew": HOMEBREW, "units": list(units), **extra}
     return MaaiState(encounter_from_dict(data, "<test>"))
 
 
 def combat(*units: dict[str, Any], **extra: Any) -> Combat:
-    data = {"sides": ["A", "B"], "maneuvers": MOVES, "units": list(units), **extra}
+    data = {"sides": ["A", "B"], "homebrew": HOMEBREW, "units": list(units), **extra}
     enc = encounter_from_dict(data, "<test>")
     return Combat("maai", {"system": "maai", **data}, lambda: MaaiState(enc))
 

@@ -10,16 +10,17 @@ from ikusa.engine.errors import RuleViolation
 
 from .maai_flow_support import combat, find, kinds, push, state, unit
 
-ZANBA = ["zanba.zanba", "zanba.kiriage"]
+ZANBA = ["zanbatou.zanba", "zanbatou.kiriage"]
+KEN = {"剣術": "入門"}
 
 
 def test_s_t15_overload_success_next_limit_3() -> None:
     """S-T15: 斬馬 3 + 切上げ 3 = 6 > 5, 體+1: 2d10 + 1 − 1; [6,6] = 12 ≥ 11 → success, both
     maneuvers resolved, next breath limit 3; the doubles carry no 会心 effect."""
-    s = state(unit("a", "A", gi=1, tai=1, fate=0, maneuvers=ZANBA),
-              unit("b", "B", gi=0, wounds=9, fate=0, maneuvers=["kanabo.kyouda"]))
-    push(s, "use:zanba.zanba>b", 6, 5)
-    push(s, "use:zanba.kiriage>b", 7, 4)
+    s = state(unit("a", "A", gi=1, tai=1, fate=0, maneuvers=ZANBA, skills=KEN),
+              unit("b", "B", gi=0, wounds=9, fate=0, maneuvers=["kanabou.kyouda"]))
+    push(s, "use:zanbatou.zanba>b", 6, 5)
+    push(s, "use:zanbatou.kiriage>b", 7, 4)
     assert s.by_id["b"].wounds == 7  # both maneuvers resolved
     ev = push(s, "end", 6, 6)
     o = find(ev, "overload")
@@ -31,10 +32,10 @@ def test_s_t15_overload_success_next_limit_3() -> None:
 
 def test_s_t15_overload_failure_loses_vigor_and_defenceless() -> None:
     """S-T15 failure variant: [3,4] = 7 < 11 → maneuvers still resolved, remaining 活力 → 0, 無防備."""
-    s = state(unit("a", "A", gi=1, tai=1, fate=0, maneuvers=ZANBA),
-              unit("b", "B", gi=0, wounds=9, fate=0, maneuvers=["kanabo.kyouda"]))
-    push(s, "use:zanba.zanba>b", 6, 5)
-    push(s, "use:zanba.kiriage>b", 7, 4)
+    s = state(unit("a", "A", gi=1, tai=1, fate=0, maneuvers=ZANBA, skills=KEN),
+              unit("b", "B", gi=0, wounds=9, fate=0, maneuvers=["kanabou.kyouda"]))
+    push(s, "use:zanbatou.zanba>b", 6, 5)
+    push(s, "use:zanbatou.kiriage>b", 7, 4)
     ev = push(s, "end", 3, 4)
     o = find(ev, "overload")
     assert (o.data["total"], o.data["success"]) == (7, False)
@@ -44,8 +45,8 @@ def test_s_t15_overload_failure_loses_vigor_and_defenceless() -> None:
 
 
 def test_breath_within_limit_has_no_overload() -> None:
-    s = state(unit("a", "A", gi=1, fate=0, maneuvers=["katana.yokogiri"]),
-              unit("b", "B", wounds=9, fate=0, maneuvers=["kanabo.kyouda"]))
+    s = state(unit("a", "A", gi=1, fate=0, maneuvers=["katana.yokogiri"], skills=KEN),
+              unit("b", "B", wounds=9, fate=0, maneuvers=["kanabou.kyouda"]))
     push(s, "use:katana.yokogiri>b", 6, 5)
     push(s, "use:katana.yokogiri>b", 6, 5)
     ev = push(s, "end")
@@ -55,18 +56,18 @@ def test_breath_within_limit_has_no_overload() -> None:
 def test_s_t32_third_zero_vigor_kata_refused_then_back_after_lull() -> None:
     """S-T32 / S-R59: 1st and 2nd 0-活力 [型] allowed, the 3rd refused naming S-R59 with the
     state unchanged; after 小康 two are available again."""
-    c = combat(unit("a", "A", gi=1, fate=0, maneuvers=["feat.a", "feat.b", "feat.c", "katana.yokogiri"]),
-               unit("b", "B", fate=0, maneuvers=["kanabo.kyouda"]))
-    c.push("use:feat.a", ScriptedSource([]))
-    c.push("use:feat.b", ScriptedSource([]))
+    c = combat(unit("a", "A", gi=1, fate=0, maneuvers=["katana.yokogiri"], feats=["kata_a", "kata_b", "kata_c"]),
+               unit("b", "B", fate=0, maneuvers=["kanabou.kyouda"]))
+    c.push("use:kata_a", ScriptedSource([]))
+    c.push("use:kata_b", ScriptedSource([]))
     before = c.state.summary()
     n = len(c.record)
     with pytest.raises(RuleViolation) as err:
-        c.push("use:feat.c", ScriptedSource([]))
+        c.push("use:kata_c", ScriptedSource([]))
     assert err.value.rule == "S-R59"
     assert c.state.summary() == before and len(c.record) == n
     with pytest.raises(RuleViolation) as err2:
-        c.push("use:feat.a", ScriptedSource([]))
+        c.push("use:kata_a", ScriptedSource([]))
     assert err2.value.rule == "S-R59"
     c.push("end", ScriptedSource([]))
     c.push("pass", ScriptedSource([]))  # b
@@ -74,16 +75,16 @@ def test_s_t32_third_zero_vigor_kata_refused_then_back_after_lull() -> None:
     d = c.pending()
     assert d is not None and d.actor == "a"
     assert c.state.maai == 2  # type: ignore[attr-defined]
-    assert {"use:feat.a", "use:feat.b", "use:feat.c"} <= set(d.keys())
-    c.push("use:feat.c", ScriptedSource([]))
-    c.push("use:feat.a", ScriptedSource([]))
-    assert "use:feat.b" not in c.pending().keys()  # type: ignore[union-attr]
+    assert {"use:kata_a", "use:kata_b", "use:kata_c"} <= set(d.keys())
+    c.push("use:kata_c", ScriptedSource([]))
+    c.push("use:kata_a", ScriptedSource([]))
+    assert "use:kata_b" not in c.pending().keys()  # type: ignore[union-attr]
 
 
 def test_s_t34_two_crits_take_four_wounds() -> None:
     """S-T34: 戦力 4 (體+1): 会心, 会心 → 4 → 2 → 0 → 戦闘不能."""
-    s = state(unit("x", "A", gi=1, fate=0, maneuvers=["katana.yokogiri"], skills={"kenjutsu": "入門"}),
-              unit("t", "B", tai=1, fate=0, maneuvers=["kanabo.kyouda"]))
+    s = state(unit("x", "A", gi=1, fate=0, maneuvers=["katana.yokogiri"], skills={"剣術": "入門"}),
+              unit("t", "B", tai=1, fate=0, maneuvers=["kanabou.kyouda"]))
     assert s.by_id["t"].wounds == 4
     push(s, "use:katana.yokogiri>t", 5, 5)
     assert s.by_id["t"].wounds == 2
@@ -94,8 +95,8 @@ def test_s_t34_two_crits_take_four_wounds() -> None:
 
 def test_s_t34_s_t37_four_normal_hits_with_fatigue() -> None:
     """S-T34: normal hits only → 4 needed.  S-T37: the 4th melee attack of a breath is −2."""
-    s = state(unit("x", "A", gi=3, fate=0, maneuvers=["katana.yokogiri"], skills={"kenjutsu": "入門"}),
-              unit("t", "B", tai=1, fate=0, maneuvers=["kanabo.kyouda"]))
+    s = state(unit("x", "A", gi=3, fate=0, maneuvers=["katana.yokogiri"], skills={"剣術": "入門"}),
+              unit("t", "B", tai=1, fate=0, maneuvers=["kanabou.kyouda"]))
     for _ in range(3):
         push(s, "use:katana.yokogiri>t", 7, 3)
     assert s.by_id["t"].wounds == 1
@@ -107,10 +108,10 @@ def test_s_t34_s_t37_four_normal_hits_with_fatigue() -> None:
 
 def test_illegal_actions_refused_with_rule_and_state_unchanged() -> None:
     c = combat(unit("a", "A", gi=1, fate=0, maneuvers=["katana.yokogiri", "katana.ukenagashi"], zone="z1"),
-               unit("b", "B", fate=0, maneuvers=["kanabo.kyouda"], zone="z2"),
-               unit("c", "B", fate=0, wounds=5, maneuvers=["kanabo.kyouda"], zone="z1"), zones=["z1", "z2"])
+               unit("b", "B", fate=0, maneuvers=["kanabou.kyouda"], zone="z2"),
+               unit("c", "B", fate=0, wounds=5, maneuvers=["kanabou.kyouda"], zone="z1"), zones=["z1", "z2"])
     before = c.state.summary()
-    cases = {"use:katana.yokogiri>b": "S-G15", "use:zanba.zanba>c": "S-G11", "react:katana.ukenagashi": "S-R35"}
+    cases = {"use:katana.yokogiri>b": "S-G15", "use:zanbatou.zanba>c": "S-G11", "react:katana.ukenagashi": "S-R35"}
     for action, rule in cases.items():
         with pytest.raises(RuleViolation) as err:
             c.push(action, ScriptedSource([]))
