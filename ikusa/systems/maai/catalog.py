@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 import yaml
@@ -361,15 +362,16 @@ def build_catalog(files: Iterable[tuple[str, str]]) -> Catalog:
             seen: set[str] = set()
             for i, entry in enumerate(getattr(cf, section)):
                 if entry.id in seen:
-                    raise InputError(f"duplicate id {entry.id!r}", source=source, field=f"{section}[{i}].id")
+                    raise InputError(f"duplicate id {entry.id!r}", source=source, field=f"{section}.{i}.id")
                 seen.add(entry.id)
                 tables[section][entry.id] = entry
-                where[(section, entry.id)] = (source, f"{section}[{i}]")
+                where[(section, entry.id)] = (source, f"{section}.{i}")
     _check_refs(tables, where)
     origin = {f"{s}:{k}": v[0] for (s, k), v in where.items()}
+    ro = {s: MappingProxyType(t) for s, t in tables.items()}
     return Catalog(
-        weapons=tables["weapons"], maneuvers=tables["maneuvers"], armour=tables["armour"],
-        stances=tables["stances"], feats=tables["feats"], schools=tables["schools"], origin=origin,
+        weapons=ro["weapons"], maneuvers=ro["maneuvers"], armour=ro["armour"],
+        stances=ro["stances"], feats=ro["feats"], schools=ro["schools"], origin=MappingProxyType(origin),
     )
 
 
@@ -385,7 +387,7 @@ def _check_refs(tables: dict[str, dict[str, Any]], where: dict[tuple[str, str], 
     for wid, w in tables["weapons"].items():
         for j, mid in enumerate(w.maneuvers):
             if mid not in tables["maneuvers"]:
-                raise fail("weapons", wid, f"maneuvers[{j}]", f"unknown maneuver id {mid!r}")
+                raise fail("weapons", wid, f"maneuvers.{j}", f"unknown maneuver id {mid!r}")
         if w.grade not in grades:
             raise fail("weapons", wid, "grade", f"unknown equipment grade {w.grade!r} ({', '.join(sorted(grades))})")
     for mid, m in tables["maneuvers"].items():
@@ -403,7 +405,7 @@ def _check_refs(tables: dict[str, dict[str, Any]], where: dict[tuple[str, str], 
     for sid, s in tables["schools"].items():
         for j, mid in enumerate(s.maneuvers):
             if mid not in tables["maneuvers"]:
-                raise fail("schools", sid, f"maneuvers[{j}]", f"unknown maneuver id {mid!r}")
+                raise fail("schools", sid, f"maneuvers.{j}", f"unknown maneuver id {mid!r}")
         for wid in s.shinpu_cost_delta:
             if wid not in tables["weapons"]:
                 raise fail("schools", sid, f"shinpu_cost_delta.{wid}", f"unknown weapon id {wid!r}")

@@ -90,7 +90,8 @@ def cost_breakdown(
 
     S-R31 (000:L136): the floor does not apply under one of :data:`COST_EXCEPTIONS`;
     triggering a reserved defence and releasing a stance cost exactly 0; the others may
-    reach 0 (never below).  Words like 無料/タダ/即時 are *not* exceptions (S-T53)."""
+    reach 0 (never below).  Words like 無料/タダ/即時 are *not* exceptions (S-T53).
+    整備 maneuvers during 小康 spend no 活力 at all (S-R36): they are not priced here."""
     if exception is not None and exception not in COST_EXCEPTIONS:
         raise RuleViolation("S-R31", SEC_FLOOR, f"{exception!r} is not one of the listed 0-活力 exceptions")
     raw = base + sum(m.delta for m in modifiers)

@@ -155,6 +155,21 @@ class TableOptions(_Group):
     )
     ambush_encounter: bool = Field(False, description="S-G07: 妖魔乱入 table off by default.")
 
+    def lookup(self, table: Literal["gouhou", "tenmei"], d100: int) -> str:
+        """S-G07 placeholder mode: the outcome key for a d100 roll (1…100) on 業報
+        (致命的失敗表) or 天命 (決定的瞬間表).
+
+        >>> TableOptions().lookup("gouhou", 40), TableOptions().lookup("gouhou", 41)
+        ('weapon_drop', 'stance_collapse_slip')
+        """
+        if not 1 <= d100 <= 100:
+            raise ValueError(f"a d100 roll is 1…100, not {d100}")
+        bands = self.gouhou if table == "gouhou" else self.tenmei
+        for upper, outcome in bands:
+            if d100 <= upper:
+                return outcome
+        return bands[-1][1]
+
 
 class AimFocusOptions(_Group):
     cap: Literal["tech_mod", "none"] = Field("tech_mod", description="S-G08: N ≤ max(0, 技).")

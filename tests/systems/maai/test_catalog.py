@@ -118,15 +118,15 @@ def test_homebrew_merges_and_overrides(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "field", "msg"),
     [
-        ("maneuvers:\n  - {id: x.y, name: X, weapon: bogus, kind: attack, cost: 1}\n", "maneuvers[0].weapon", "bogus"),
-        ("weapons:\n  - {id: w, name: W, maneuvers: [nope.nope]}\n", "weapons[0].maneuvers[0]", "nope.nope"),
+        ("maneuvers:\n  - {id: x.y, name: X, weapon: bogus, kind: attack, cost: 1}\n", "maneuvers.0.weapon", "bogus"),
+        ("weapons:\n  - {id: w, name: W, maneuvers: [nope.nope]}\n", "weapons.0.maneuvers.0", "nope.nope"),
         ("maneuvers:\n  - {id: x.y, name: X, kind: attack, cost: -1}\n", "maneuvers.0.cost", "greater"),
         ("maneuvers:\n  - {id: x.y, name: X, kind: attack, cost: 1, tags: [fire 2]}\n", "maneuvers.0.tags.0", "tag"),
         ("maneuvers:\n  - {id: X Y, name: X, kind: attack, cost: 1}\n", "maneuvers.0.id", "pattern"),
-        ("armour:\n  - {id: a, name: A, bonus: 1, grade: 伝説}\n", "armour[0].grade", "伝説"),
+        ("armour:\n  - {id: a, name: A, bonus: 1, grade: 伝説}\n", "armour.0.grade", "伝説"),
         (
             "maneuvers:\n  - {id: a.b, name: A, kind: attack, cost: 1, reservable: true}\n",
-            "maneuvers[0].reservable",
+            "maneuvers.0.reservable",
             "S-R39",
         ),
         ("spells: []\n", "spells", "Extra"),
@@ -147,7 +147,7 @@ def test_homebrew_duplicate_and_malformed(tmp_path: Path) -> None:
     f.write_text("stances:\n  - {id: s, name: S}\n  - {id: s, name: T}\n", "utf-8")
     with pytest.raises(InputError, match="duplicate") as err:
         load_catalog([f])
-    assert err.value.field == "stances[1].id"
+    assert err.value.field == "stances.1.id"
     g = tmp_path / "broken.yaml"
     g.write_text("weapons: [\n", "utf-8")
     with pytest.raises(InputError, match="malformed YAML"):

@@ -157,3 +157,11 @@ def test_s_r59_zero_vigor_cap() -> None:
     with pytest.raises(RuleViolation):
         check_zero_vigor_use(1, 1)  # the same effect twice (S-G40)
     check_zero_vigor_use(1, 1, puppet=True)  # 式神 operation exempt from the per-effect 1 (S-G62)
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 10))
+def test_improvised_at_least_cost_and_monotone(c: int) -> None:
+    assert improvised_cost(c) >= max(1, c)
+    assert improvised_cost(c + 1) >= improvised_cost(c)
+    assert improvised_cost(c) == max(1, (3 * c + 1) // 2)  # 1.5× rounded half up

@@ -58,3 +58,43 @@ def test_from_dict_errors_name_source_and_field() -> None:
     with pytest.raises(InputError) as err2:
         options_from_dict({"fate": {"lethal": True}}, "enc.yaml")
     assert err2.value.field == "fate.lethal"
+
+
+def test_s_g07_placeholder_tables() -> None:
+    t = MaaiOptions().tables
+    assert [t.lookup("gouhou", r) for r in (1, 40, 41, 70, 71, 90, 91, 100)] == [
+        "weapon_drop", "weapon_drop", "stance_collapse_slip", "stance_collapse_slip",
+        "friendly_fire", "friendly_fire", "weapon_broken", "weapon_broken",
+    ]
+    assert t.lookup("tenmei", 55) == "narrative"
+    with pytest.raises(ValueError):
+        t.lookup("gouhou", 0)
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["options", "grades", "defence", "equipment", "costs", "breath", "fatigue", "damage", "survival", "catalog"],
+)
+def test_docstring_examples(module: str) -> None:
+    """The examples in the maai rules modules' docstrings are run as tests."""
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"ikusa.systems.maai.{module}")
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_s_t52_tn_ladder_columns() -> None:
+    """S-G01 / S-T52: the ladder's TNs give the two published success columns (exact %)."""
+    import itertools
+
+    tns = sorted(MaaiOptions().check.tn_ladder.values())
+    assert tns == [5, 7, 9, 11, 13, 15, 17, 19] and MaaiOptions().check.standard_tn == 11
+    rolls = [a + b for a, b in itertools.product(range(1, 11), repeat=2)]
+
+    def pct(mod: int) -> list[int]:
+        return [sum(r + mod >= tn for r in rolls) for tn in tns]
+
+    assert pct(0) == [94, 85, 72, 55, 36, 21, 10, 3]
+    assert pct(3) == [100, 97, 90, 79, 64, 45, 28, 15]
