@@ -13,7 +13,7 @@ from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.lull import LullFlow
 from ikusa.systems.maai.moves import Move
-from ikusa.systems.maai.rules_link import compute_defence, fatigue_penalty, improvised_cost
+from ikusa.systems.maai.rules_link import compute_defence, fatigue_penalty
 from ikusa.systems.maai.units import Unit
 
 #: S-G07 placeholder 業報 table (band sizes invented): upper bound → result
@@ -41,10 +41,16 @@ class AttackFlow(LullFlow):
     """Attack resolution (mixed into the state)."""
 
     def defence_of(self, target: Unit, move: Move | None) -> int:
-        """防備 of ``target`` against ``move`` (S-R44…S-R48, S-G42; defence.compute_defence)."""
-        return compute_defence(target.base_def, target.armour_parts, target.defence_bonuses(),
-                               move.tags if move is not None else (), defenceless=target.defenceless,
-                               options=self.opts).final
+        """防備 of ``target`` against ``move`` (S-R44…S-R48, S-G42; defence.compute_defence),
+        memoised on what it depends on: the unit's stance and 無防備, and the move's tags."""
+        st = target.stance
+        key = (target.id, st.id if st is not None else "", target.defenceless, id(move))
+        v = self.memo.get(key)
+        if v is None:
+            v = self.memo[key] = compute_defence(
+                target.base_def, target.armour_parts, target.defence_bonuses(), move.tags if move is not None else (),
+                defenceless=target.defenceless, options=self.opts).final
+        return v
 
     def attack_modifier(self, u: Unit, m: Move, target: Unit, fatigue_index: int) -> int:
         """S-R41/S-R52: ability + proficiency + fixed bonus + stance attack bonus + 連撃疲労
@@ -118,12 +124,15 @@ class AttackFlow(LullFlow):
         assert c is not None
         a, t, m = ctx.attacker, ctx.target, ctx.move
         out = c.outcome
-        verdict = "命中" if c.success else "失敗"
-        self.emit("attack", "S-R41", f"{a.name} {m.name} → {t.name}: {dice_text(c)} {'≥' if c.success else '<'} "
+        ok = out.succeeded
+        total = c.total
+        verdict = "命中" if ok else "失敗"
+        self.emit("attack", "S-R41", f"{a.name} {m.name} → {t.name}: 2D10[{c.dice[0]},{c.dice[1]}]"
+                  f"{total - c.dice[0] - c.dice[1]:+d}={total} {'≥' if ok else '<'} "
                   f"防備{ctx.defence} {out.value if out.value not in ('成功', '失敗') else verdict}{extra}",
-                  attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=c.total,
+                  attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=total,
                   defence=ctx.defence, outcome=out.value)
-        if not c.success:
+        if not ok:
             if out.fumbled:
                 self.make_defenceless(a, "失着 (S-R10)")
                 if out.value == "業報":
@@ -162,7 +171,7 @@ class AttackFlow(LullFlow):
         for m in t.moves:
             if m.kind != "defence":
                 continue
-            cost = improvised_cost(self.move_cost(t, m), self.opts)
+            cost = self.improv_cost(t, m)
             if cost <= t.vigor:
                 p = p_success(self.defence_modifier(t, m), c.total)
                 out.append(Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
@@ -198,7 +207,7 @@ class AttackFlow(LullFlow):
                 how = "予約発動 活力0 (S-R37)"
             else:
                 m = next(x for x in t.moves if x.id == mid)
-                cost = improvised_cost(self.move_cost(t, m), self.opts)
+                cost = self.improv_cost(t, m)
                 before = t.vigor
                 t.vigor -= cost
                 how = f"即興 活力{cost} {before}→{t.vigor} (S-R40)"

@@ -15,7 +15,7 @@ from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.costs import check_zero_vigor_use
 from ikusa.systems.maai.flow_base import dice_text
 from ikusa.systems.maai.moves import Move
-from ikusa.systems.maai.rules_link import breath_limit, final_cost, overload_modifier
+from ikusa.systems.maai.rules_link import breath_limit, final_cost, improvised_cost, overload_modifier
 from ikusa.systems.maai.units import Unit
 
 
@@ -23,8 +23,21 @@ class BreathFlow(AttackFlow):
     """Breaths (mixed into the state)."""
 
     def move_cost(self, u: Unit, m: Move) -> int:
-        """S-R30/S-R31: final cost with the floor 1; a 0-活力 [型] may cost 0."""
-        return final_cost(m.cost, (), "zero_vigor_kata" if m.zero_cost else None, self.opts)
+        """S-R30/S-R31: final cost with the floor 1; a 0-活力 [型] may cost 0 (memoised per
+        maneuver: no cost modifier depends on the situation yet)."""
+        key = ("cost", id(m))
+        c = self.memo.get(key)
+        if c is None:
+            c = self.memo[key] = final_cost(m.cost, (), "zero_vigor_kata" if m.zero_cost else None, self.opts)
+        return c
+
+    def improv_cost(self, u: Unit, m: Move) -> int:
+        """S-R40 / S-G34: improvised reaction cost from the final cost (memoised)."""
+        key = ("improv", id(m))
+        c = self.memo.get(key)
+        if c is None:
+            c = self.memo[key] = improvised_cost(self.move_cost(u, m), self.opts)
+        return c
 
     def breath_limit(self, u: Unit) -> int:
         return u.cur_limit

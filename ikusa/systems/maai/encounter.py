@@ -133,6 +133,8 @@ class MaaiEncounter(BaseModel):
 
     _opts: MaaiOptions = PrivateAttr(default_factory=MaaiOptions)
     _resolved: dict[str, ResolvedUnit] = PrivateAttr(default_factory=dict)
+    #: memo of pure rule results (costs, 防備) shared by every state of this encounter
+    _memo: dict[Any, int] = PrivateAttr(default_factory=dict)
 
     @property
     def opts(self) -> MaaiOptions:
@@ -140,6 +142,10 @@ class MaaiEncounter(BaseModel):
 
     def resolved(self, unit_id: str) -> ResolvedUnit:
         return self._resolved[unit_id]
+
+    @property
+    def memo(self) -> dict[Any, int]:
+        return self._memo
 
 
 def _catalog(enc: MaaiEncounter, source: str) -> Catalog:

@@ -10,6 +10,7 @@ works out what comes next (the same breath, the next count, 小康 …).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from ikusa.dice.source import DiceSource
@@ -42,6 +43,22 @@ def dice_text(c: Check) -> str:
     return f"2D10[{c.dice[0]},{c.dice[1]}]{c.applied_modifier:+d}={c.total}"
 
 
+@lru_cache(maxsize=65536)
+def _fate_alternatives(dice: tuple[int, int], modifier: int, target: int, crit_extension: bool, relevance: str,
+                       own: bool) -> tuple[tuple[int, int, bool, str, int], ...]:
+    """The single-die ±1 interventions that change what a roll means (memoised: a pure
+    function of the roll), as (die, delta, better for the chooser, outcome, total)."""
+    chk = Check(dice, modifier, target, crit_extension)
+    base = _rank(chk, relevance)
+    out = []
+    for i, d in chk.fate_choices():
+        alt = chk.with_fate(i, d)
+        rank = _rank(alt, relevance)
+        if rank != base:
+            out.append((i, d, rank > base if own else rank < base, alt.outcome.value, alt.total))
+    return tuple(out)
+
+
 def _rank(c: Check, relevance: str) -> int:
     if relevance == "success":
         return int(c.success)
@@ -68,6 +85,7 @@ class FlowBase:
     def __init__(self, enc: MaaiEncounter) -> None:
         self.enc = enc
         self.opts = enc.opts
+        self.memo = enc.memo
         side_rank = {s: i for i, s in enumerate(enc.sides)}
         self.units: list[Unit] = [Unit(s, enc.resolved(s.id), side_rank[s.side], enc.zones[0], self.opts)
                                   for s in enc.units]
@@ -115,20 +133,14 @@ class FlowBase:
         if owner.fate_left <= 0 or not (owner.able or allow_down):
             then(chk)
             return
-        base = _rank(chk, relevance)
-        options: list[Option] = []
-        for i, d in chk.fate_choices():
-            alt = chk.with_fate(i, d)
-            rank = _rank(alt, relevance)
-            if rank == base:
-                continue
-            better = rank > base if own else rank < base
-            options.append(Option(f"fate:{i}{d:+d}", f"運命介入 {i + 1}個目 {chk.dice[i]}→{chk.dice[i] + d}"
-                                  f" ({alt.outcome.value}, 合計{alt.total})", cost=1,
-                                  data={"kind": "fate", "better": better, "outcome": alt.outcome.value}))
-        if not options:
+        alts = _fate_alternatives(chk.dice, chk.modifier, chk.target, chk.crit_extension, relevance, own)
+        if not alts:
             then(chk)
             return
+        options = [Option(f"fate:{i}{d:+d}", f"運命介入 {i + 1}個目 {chk.dice[i]}→{chk.dice[i] + d}"
+                          f" ({outcome}, 合計{total})", cost=1,
+                          data={"kind": "fate", "better": better, "outcome": outcome})
+                   for i, d, better, outcome, total in alts]
         options.append(Option("nofate", "運命介入しない", data={"kind": "fate", "better": False}))
 
         def handle(key: str) -> None:
@@ -163,6 +175,9 @@ class FlowBase:
         raise NotImplementedError
 
     def move_cost(self, u: Unit, m: Move) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def improv_cost(self, u: Unit, m: Move) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def refuse(self, rule: str, section: str, msg: str) -> RuleViolation:

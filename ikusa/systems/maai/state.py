@@ -16,7 +16,6 @@ from ikusa.engine.protocol import Decision
 from ikusa.systems.maai.breath_flow import BreathFlow
 from ikusa.systems.maai.count import next_to_act
 from ikusa.systems.maai.encounter import MaaiEncounter
-from ikusa.systems.maai.rules_link import improvised_cost
 
 _GUARD = 100_000
 
@@ -123,7 +122,7 @@ class MaaiState(BreathFlow):
                                          f"{u.name} is 無防備: no reservations, stances or evasion/counter defences")
                 if verb == "reserve" and not m.reservable:
                     return RuleViolation("S-R39", "000 §3.4 予約", f"{m.name} cannot be reserved")
-                cost = improvised_cost(self.move_cost(u, m), self.opts) if verb == "improv" else self.move_cost(u, m)
+                cost = self.improv_cost(u, m) if verb == "improv" else self.move_cost(u, m)
                 if cost > u.vigor:
                     return RuleViolation("S-G33", "000 §3.3 活力",
                                          f"{m.name} costs {cost} but {u.name} has {u.vigor} 活力 left")
