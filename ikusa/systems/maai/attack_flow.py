@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.lull import LullFlow
 from ikusa.systems.maai.moves import Move
-from ikusa.systems.maai.rules_link import compute_defence, fatigue_penalty
+from ikusa.systems.maai.options import CheckKind
+from ikusa.systems.maai.rules_link import apply_wounds, compute_defence, emergency_evasion, fatigue_penalty, hit_damage
 from ikusa.systems.maai.units import Unit
 
 #: S-G07 placeholder 業報 table (band sizes invented): upper bound → result
@@ -59,10 +61,14 @@ class AttackFlow(LullFlow):
         if u.stance is not None:
             mod += u.stance.attack_bonus
         if m.melee:
-            mod += fatigue_penalty(fatigue_index, False, self.opts)
+            mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), self.opts)
         if target.unaware:
             mod += self.opts.surprise.bonus
         return mod
+
+    def fatigue_mitigations(self, u: Unit, m: Move) -> list[str]:
+        """S-R67/S-R68 (fatigue.mitigation_sources): short weapons / 修羅の印 in 心府."""
+        return []
 
     def hit_odds(self, u: Unit, m: Move, target: Unit) -> float:
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
@@ -76,7 +82,8 @@ class AttackFlow(LullFlow):
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath)
         notes = []
         if m.melee and u.attacks_in_breath >= 4:
-            notes.append(f"連撃疲労{fatigue_penalty(u.attacks_in_breath, False, self.opts)} (S-R66)")
+            pen = fatigue_penalty(u.attacks_in_breath, self.fatigue_mitigations(u, m), self.opts)
+            notes.append(f"連撃疲労{pen} (S-R66)")
         if target.unaware:
             notes.append("奇襲+2 (S-R13)")
             target.unaware = False
@@ -100,7 +107,7 @@ class AttackFlow(LullFlow):
         c = ctx.chk
         assert c is not None
         t = ctx.target
-        dmg = self.damage_of(ctx.move, c)
+        dmg = self.damage_of(ctx.move, c).target
         if c.success and dmg >= t.wounds and t.fate_left > 0 and self.opts.fate.lethal_exception:
 
             def moved(c2: Check) -> None:
@@ -111,12 +118,10 @@ class AttackFlow(LullFlow):
             return
         self._resolve_hit(ctx, extra)
 
-    def damage_of(self, m: Move, c: Check) -> int:
-        """S-R41/S-R43/S-R60: hit = damage; 会心 = the catalog's crit damage (2, special crits
-        斬馬刀/野太刀 3, 鉄砲 2), never less than the hit damage."""
-        if c.outcome.critical:
-            return max(m.crit_damage, m.damage)
-        return m.damage
+    def damage_of(self, m: Move, c: Check, kind: CheckKind = "attack") -> Damage:
+        """S-R41/S-R43/S-R60 (damage.hit_damage): hit = damage; 会心 = the catalog's crit damage
+        (2, special crits 斬馬刀/野太刀 3, 鉄砲 2 + 1 behind)."""
+        return hit_damage(c.outcome, m.damage, m.crit_damage, m.behind_damage, m.crit_behind_damage, kind, self.opts)
 
     # -- hit or miss ------------------------------------------------------------------------
     def _resolve_hit(self, ctx: AttackCtx, extra: str) -> None:
@@ -242,13 +247,14 @@ class AttackFlow(LullFlow):
         c = ctx.chk
         assert c is not None
         if not ctx.nullified:
-            dmg = self.damage_of(ctx.move, c)
-            rule = "S-R60"
+            d = self.damage_of(ctx.move, c)
+            dmg = d.target
+            rule = d.rule + ",S-R60"
             if ctx.evasion:
-                dmg = max(1, dmg - 1)
+                dmg = emergency_evasion(dmg)
                 rule = "S-R54,S-R60"
             self.wound(ctx.target, dmg, rule, ctx.move.name)
-            behind = ctx.move.crit_behind_damage if c.outcome.critical else ctx.move.behind_damage
+            behind = d.behind
             if behind:
                 # S-R43 / S-G15 / S-G65: one other enemy in the target's zone (the attacker's pick:
                 # the first listed) takes the pass-through damage, no roll
@@ -261,11 +267,11 @@ class AttackFlow(LullFlow):
     def wound(self, t: Unit, dmg: int, rule: str, what: str) -> None:
         """S-R60/S-R61: lose 戦力 (never below 0); 0 → 戦闘不能, removed from its zone; a 主
         going down costs its squad 1 結束力."""
-        before = t.wounds
-        t.wounds = max(0, before - dmg)
-        self.emit("damage", rule, f"{t.name} 戦力 {before}→{t.wounds} ({what} {dmg})", unit=t.id, damage=dmg,
-                  wounds=t.wounds)
-        if t.wounds == 0 and not t.incapacitated:
+        change = apply_wounds(t.wounds, dmg)
+        t.wounds = change.after
+        self.emit("damage", rule, f"{t.name} 戦力 {change.before}→{t.wounds} ({what} {dmg})", unit=t.id,
+                  damage=dmg, wounds=t.wounds)
+        if change.incapacitated and not t.incapacitated:
             t.incapacitated = True
             t.reservations.clear()
             t.stance = None
@@ -314,7 +320,7 @@ class AttackFlow(LullFlow):
                       f"{'命中' if c.success else '失敗'}", unit=t.id, target=a.id, move=m.id,
                       dice=list(c.dice), total=c.total, defence=dfn)
             if c.success:
-                self.wound(a, self.damage_of(m, c), "S-R56,S-R60", m.name)
+                self.wound(a, self.damage_of(m, c, "counter").target, "S-R56,S-R60", m.name)
             elif c.outcome.fumbled:
                 self.make_defenceless(t, "反撃の失着 (S-R10)")
 

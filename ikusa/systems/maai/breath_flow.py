@@ -12,10 +12,16 @@ from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.attack_flow import AttackFlow
 from ikusa.systems.maai.check import Check
-from ikusa.systems.maai.costs import check_zero_vigor_use
 from ikusa.systems.maai.flow_base import dice_text
 from ikusa.systems.maai.moves import Move
-from ikusa.systems.maai.rules_link import breath_limit, final_cost, improvised_cost, overload_modifier
+from ikusa.systems.maai.rules_link import (
+    breath_limit,
+    check_zero_vigor_use,
+    final_cost,
+    improvised_cost,
+    overload_check,
+    overload_excess,
+)
 from ikusa.systems.maai.units import Unit
 
 
@@ -84,7 +90,7 @@ class BreathFlow(AttackFlow):
         u.attacks_in_breath = 0
         u.acted = 0
         u.cur_limit = breath_limit(u.extensions, u.narrowed, self.opts)
-        u.narrowed = None
+        u.narrowed = False
         notes = []
         if u.reservations:
             notes.append(f"予約{len(u.reservations)}件 失効 (S-R38)")
@@ -219,16 +225,17 @@ class BreathFlow(AttackFlow):
     def finish_breath(self, u: Unit) -> None:
         """S-R29: a breath that spent more than the limit ends with the overload check
         2d10 + 體 − excess ≥ 11 (its maneuvers have already happened)."""
-        excess = u.breath_spent - u.cur_limit
+        excess = overload_excess(u.breath_spent, u.cur_limit)
         if excess <= 0 or not u.able:
             self._close_breath(u, "")
             return
-        mod = overload_modifier(u.ab["tai"], excess)
+        tai = u.ab["tai"]
 
         def rolled(c: Check) -> None:
-            if c.success:
-                u.narrowed = 3
-                res = "成功 → 次の一呼吸の限界3 (S-G32)"
+            res_ = overload_check(c.dice, tai, excess, u.cur_limit, self.opts)
+            if res_.success:
+                u.narrowed = True
+                res = f"成功 → 次の一呼吸の限界{res_.next_limit} (S-G32)"
             else:
                 lost = u.vigor
                 u.vigor = 0
@@ -241,8 +248,8 @@ class BreathFlow(AttackFlow):
                 self.make_defenceless(u, "過負荷失敗 (S-R29)")
             self._close_breath(u, "")
 
-        chk = Check(self.roll2(f"{u.name} 過負荷判定"), mod, self.opts.overload.tn)
-        self.offer_fate(u, chk, rolled, own=True, relevance="no_crit")
+        first = overload_check(self.roll2(f"{u.name} 過負荷判定"), tai, excess, u.cur_limit, self.opts)
+        self.offer_fate(u, first.check, rolled, own=True, relevance="no_crit")
 
     def _close_breath(self, u: Unit, note: str) -> None:
         u.breaths_taken += 1

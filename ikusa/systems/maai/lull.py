@@ -6,7 +6,7 @@ from __future__ import annotations
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.flow_base import FlowBase, dice_text
-from ikusa.systems.maai.rules_link import survival_modifier
+from ikusa.systems.maai.rules_link import survival_check
 from ikusa.systems.maai.units import Unit
 
 
@@ -118,7 +118,6 @@ class LullFlow(FlowBase):
             self.phase = "over"
             return
         u = self.survivors_pending.pop(0)
-        mod = survival_modifier(u.ab["tai"], u.ab["un"])
 
         def done(c: Check, u: Unit = u) -> None:
             ok = c.success
@@ -128,5 +127,5 @@ class LullFlow(FlowBase):
             self._next_survival()
 
         # fate may be used on this roll (S-R62): the unit is down but still the roller
-        chk = Check(self.roll2(f"{u.name} 生死判定"), mod, self.opts.death.tn)
+        chk = survival_check(self.roll2(f"{u.name} 生死判定"), u.ab["tai"], u.ab["un"], 0, self.opts).check
         self.offer_fate(u, chk, done, own=True, allow_down=True, relevance="success")

@@ -101,7 +101,7 @@ class Unit:
         self.passed = False
         self.reservations: list[Move] = []
         self.zero_used: list[str] = []
-        self.narrowed: int | None = None
+        self.narrowed = False  # the next breath follows a successful overload (S-G32)
         self.breath_spent = 0
         self.acted = 0
         self.cur_limit = 5
