@@ -12,15 +12,11 @@ from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.flow_base import dice_text, p_success
-from ikusa.systems.maai.lull import LullFlow
+from ikusa.systems.maai.fumble import FumbleFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.options import CheckKind
 from ikusa.systems.maai.rules_link import apply_wounds, compute_defence, emergency_evasion, fatigue_penalty, hit_damage
 from ikusa.systems.maai.units import Unit
-
-#: S-G07 placeholder 業報 table (band sizes invented): upper bound → result
-GOUHOU_TABLE = ((40, "武器落とし (拾うのに活力1)"), (70, "構え崩し・足滑り (次の行動+1活力)"),
-                (90, "同士討ち (隣の味方に1戦力, GM)"), (100, "武器破損 (修理まで使用不可)"))
 
 
 class AttackCtx:
@@ -39,7 +35,11 @@ class AttackCtx:
         self.evasion = False
 
 
-class AttackFlow(LullFlow):
+def _done() -> None:
+    return None
+
+
+class AttackFlow(FumbleFlow):
     """Attack resolution (mixed into the state)."""
 
     def defence_of(self, target: Unit, move: Move | None) -> int:
@@ -66,9 +66,11 @@ class AttackFlow(LullFlow):
             mod += self.opts.surprise.bonus
         return mod
 
-    def fatigue_mitigations(self, u: Unit, m: Move) -> list[str]:
-        """S-R67/S-R68 (fatigue.mitigation_sources): short weapons / 修羅の印 in 心府."""
-        return []
+    def fatigue_mitigations(self, u: Unit, m: Move) -> list[str]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def leave_shinpu(self, u: Unit) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
 
     def hit_odds(self, u: Unit, m: Move, target: Unit) -> float:
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
@@ -141,22 +143,14 @@ class AttackFlow(LullFlow):
             if out.fumbled:
                 self.make_defenceless(a, "失着 (S-R10)")
                 if out.value == "業報":
-                    self.table_roll(a, "致命的失敗表")
+                    self.table_roll(a, "致命的失敗表", _done)
+                else:
+                    self.fumble_extras(a, _done)
             return
         if out.value == "天命":
-            self.table_roll(a, "決定的瞬間表")
+            self.table_roll(a, "決定的瞬間表", lambda: self._ask_reaction(ctx))
+            return
         self._ask_reaction(ctx)
-
-    def table_roll(self, u: Unit, table: str) -> None:
-        """S-R11 / S-G07: roll d100 on the (missing) table; headless placeholder results."""
-        assert self.dice is not None
-        (r,) = self.dice.roll(100, 1, f"{u.name} {table}")
-        if table == "致命的失敗表":
-            result = next(txt for hi, txt in GOUHOU_TABLE if r <= hi)
-        else:
-            result = "会心以上の効果なし (GMが演出)"
-        self.emit("table", "S-R11,S-G07", f"{u.name} {table} d100={r}: {result} (仮表)", unit=u.id, table=table,
-                  roll=r)
 
     # -- reaction ---------------------------------------------------------------------------
     def reaction_options(self, t: Unit, ctx: AttackCtx) -> list[Option]:
@@ -168,13 +162,13 @@ class AttackFlow(LullFlow):
         out: list[Option] = []
         seen: set[str] = set()
         for r in t.reservations:
-            if r.kind == "defence" and r.id not in seen:
+            if r.kind == "defence" and r.id not in seen and t.weapon_usable(r):
                 seen.add(r.id)
                 p = p_success(self.defence_modifier(t, r), c.total)
                 out.append(Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
                                   data={"kind": "react", "move": r.id, "reserved": True}))
         for m in t.moves:
-            if m.kind != "defence":
+            if m.kind != "defence" or not t.weapon_usable(m):
                 continue
             cost = self.improv_cost(t, m)
             if cost <= t.vigor:
@@ -274,6 +268,7 @@ class AttackFlow(LullFlow):
         if change.incapacitated and not t.incapacitated:
             t.incapacitated = True
             t.reservations.clear()
+            self.leave_shinpu(t)
             t.stance = None
             t.vigor = 0
             self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
@@ -305,7 +300,7 @@ class AttackFlow(LullFlow):
         t, a = ctx.target, ctx.attacker
         if (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able or not a.able or t.defenceless:
             return
-        m = next((r for r in t.reservations if r.kind == "counter"
+        m = next((r for r in t.reservations if r.kind == "counter" and t.weapon_usable(r)
                   and (ctx.nullified or not (r.counter_only_after_nullify
                                              or self.opts.counter.issen_triggers != "hit_or_nullified"))), None)
         if m is None:
@@ -321,7 +316,11 @@ class AttackFlow(LullFlow):
                       dice=list(c.dice), total=c.total, defence=dfn)
             if c.success:
                 self.wound(a, self.damage_of(m, c, "counter").target, "S-R56,S-R60", m.name)
+                if c.outcome.value == "天命":
+                    self.table_roll(t, "決定的瞬間表", _done)
             elif c.outcome.fumbled:
                 self.make_defenceless(t, "反撃の失着 (S-R10)")
+                if c.outcome.value == "業報":
+                    self.table_roll(t, "致命的失敗表", _done)
 
         self.check(t, mod, dfn, f"{m.name} 反撃", rolled, m.crit_extension)

@@ -10,40 +10,25 @@ from __future__ import annotations
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
-from ikusa.systems.maai.attack_flow import AttackFlow
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.flow_base import dice_text
+from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.rules_link import (
     breath_limit,
     check_zero_vigor_use,
-    final_cost,
-    improvised_cost,
     overload_check,
     overload_excess,
 )
 from ikusa.systems.maai.units import Unit
 
 
-class BreathFlow(AttackFlow):
+class BreathFlow(MovementFlow):
     """Breaths (mixed into the state)."""
 
-    def move_cost(self, u: Unit, m: Move) -> int:
-        """S-R30/S-R31: final cost with the floor 1; a 0-活力 [型] may cost 0 (memoised per
-        maneuver: no cost modifier depends on the situation yet)."""
-        key = ("cost", id(m))
-        c = self.memo.get(key)
-        if c is None:
-            c = self.memo[key] = final_cost(m.cost, (), "zero_vigor_kata" if m.zero_cost else None, self.opts)
-        return c
-
-    def improv_cost(self, u: Unit, m: Move) -> int:
-        """S-R40 / S-G34: improvised reaction cost from the final cost (memoised)."""
-        key = ("improv", id(m))
-        c = self.memo.get(key)
-        if c is None:
-            c = self.memo[key] = improvised_cost(self.move_cost(u, m), self.opts)
-        return c
+    def cost_now(self, u: Unit, m: Move) -> int:
+        """The cost of ``m`` for ``u`` now: final cost + a pending 構え崩し (S-T51)."""
+        return self.move_cost(u, m) + u.collapse
 
     def breath_limit(self, u: Unit) -> int:
         return u.cur_limit
@@ -63,21 +48,6 @@ class BreathFlow(AttackFlow):
 
     def zero_ok(self, u: Unit, m: Move) -> bool:
         return self.zero_refusal(u, m) is None
-
-    def in_reach(self, u: Unit, m: Move, t: Unit) -> bool:
-        """S-G15 (invented): melee needs the same zone; ranged reaches N zones (−1 anywhere)."""
-        if m.reach == 0:
-            return t.zone == u.zone
-        if m.reach < 0:
-            return True
-        zs = self.enc.zones
-        return abs(zs.index(t.zone) - zs.index(u.zone)) <= m.reach
-
-    def adjacent_zones(self, zone: str) -> list[str]:
-        """S-G15 (invented): zones form a line in the listed order; moves go to a neighbour."""
-        zs = self.enc.zones
-        i = zs.index(zone)
-        return [zs[j] for j in (i - 1, i + 1) if 0 <= j < len(zs)]
 
     # -- the breath -------------------------------------------------------------------------
     def start_breath(self, u: Unit) -> None:
@@ -111,9 +81,9 @@ class BreathFlow(AttackFlow):
         enemies = [t for t in self.units if t.side != u.side and t.able]
         for m in u.moves:
             k = m.kind
-            if k == "maintenance" or k == "command":
+            if k == "maintenance" or k == "command" or not u.weapon_usable(m):
                 continue
-            cost = self.move_cost(u, m)
+            cost = self.cost_now(u, m)
             if cost > v:
                 continue
             within = cost <= left
@@ -130,9 +100,7 @@ class BreathFlow(AttackFlow):
                     out.append(Option(f"reserve:{m.id}", f"{m.name} を予約 (活力{cost})", cost=cost,
                                       data={"kind": "reserve", "move": m.id, "within": within}))
             elif k == "movement":
-                for z in self.adjacent_zones(u.zone):
-                    out.append(Option(f"use:{m.id}>{z}", f"{m.name} → {z} (活力{cost})", cost=cost,
-                                      data={"kind": "move", "move": m.id, "zone": z, "within": within}))
+                out.extend(self.movement_options(u, m, cost, within))
             elif k == "stance":
                 if not u.defenceless and u.stance is not m:
                     out.append(Option(f"stance:{m.id}", f"構え {m.name} (活力{cost})", cost=cost,
@@ -184,8 +152,11 @@ class BreathFlow(AttackFlow):
         verb, _, rest = key.partition(":")
         mid, _, arg = rest.partition(">")
         m = next(x for x in u.moves if x.id == mid)
-        cost = self.move_cost(u, m)
+        cost = self.cost_now(u, m)
         paid = self.pay(u, cost)
+        if u.collapse:
+            paid += f" 構え崩し+{u.collapse} (S-T51)"
+            u.collapse = 0
         if verb == "reserve":
             u.reservations.append(m)
             self.emit("reserve", "S-R37", f"{u.name} {m.name} を予約 ({paid})", unit=u.id, move=m.id, cost=cost,
@@ -200,11 +171,7 @@ class BreathFlow(AttackFlow):
                       vigor=u.vigor)
             self.start_attack(u, m, self.by_id[arg])
         elif m.kind == "movement":
-            u.zone = arg
-            if m.stealth:
-                u.hidden = True
-            self.emit("move", "S-G15", f"{u.name} {m.name} → {arg}{' (隠密)' if m.stealth else ''} ({paid})",
-                      unit=u.id, zone=arg, vigor=u.vigor)
+            self.do_movement(u, m, arg, paid)
         else:  # feat
             if m.zero_cost:
                 u.zero_used.append(m.id)

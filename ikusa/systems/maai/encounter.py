@@ -112,6 +112,8 @@ class ResolvedUnit:
     stance: Move | None = None
     crit_extension: bool = False
     extensions: dict[str, int] = field(default_factory=dict)
+    feats: tuple[str, ...] = ()
+    schools: tuple[str, ...] = ()
 
 
 class MaaiEncounter(BaseModel):
@@ -135,6 +137,7 @@ class MaaiEncounter(BaseModel):
     _resolved: dict[str, ResolvedUnit] = PrivateAttr(default_factory=dict)
     #: memo of pure rule results (costs, 防備) shared by every state of this encounter
     _memo: dict[Any, int] = PrivateAttr(default_factory=dict)
+    _catalog: Catalog | None = PrivateAttr(default=None)
 
     @property
     def opts(self) -> MaaiOptions:
@@ -146,6 +149,15 @@ class MaaiEncounter(BaseModel):
     @property
     def memo(self) -> dict[Any, int]:
         return self._memo
+
+    @property
+    def catalog(self) -> Catalog:
+        assert self._catalog is not None
+        return self._catalog
+
+
+#: maneuvers every unit has (only offered when they apply)
+UNIVERSAL = ("move.ridatsu", "common.pick_up_weapon")
 
 
 def _catalog(enc: MaaiEncounter, source: str) -> Catalog:
@@ -179,6 +191,10 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
             add(move_from_maneuver(cat, m))
     for j, key in enumerate(u.maneuvers):
         add(move_from_maneuver(cat, _lookup(cat, "maneuvers", key, source, f"{where}.maneuvers.{j}")))
+    # maneuvers every unit has: leaving 心府 (S-G12) and picking a dropped weapon up (S-T51)
+    for key in UNIVERSAL:
+        if key in cat.maneuvers:
+            add(move_from_maneuver(cat, cat.maneuver(key)))
     stance_moves: dict[str, Move] = {}
     for j, key in enumerate(u.stances):
         sm = move_from_stance(_lookup(cat, "stances", key, source, f"{where}.stances.{j}"), opts)
@@ -225,7 +241,10 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
         if isinstance(tier, str) and tier not in opts.skills.tier_bonus and tier != "聖人":
             raise InputError(f"unknown proficiency tier {tier!r}; known: {', '.join(opts.skills.tier_bonus)}, 聖人",
                              source=source, field=f"{where}.skills.{sk}")
-    return ResolvedUnit(moves=moves, armour=armour, stance=start, crit_extension=crit_ext, extensions=extensions)
+    feat_ids = tuple(_lookup(cat, "feats", k, source, f"{where}.feats.{j}").id for j, k in enumerate(u.feats))
+    school_ids = tuple(_lookup(cat, "schools", k, source, f"{where}.schools.{j}").id for j, k in enumerate(u.schools))
+    return ResolvedUnit(moves=moves, armour=armour, stance=start, crit_extension=crit_ext, extensions=extensions,
+                        feats=feat_ids, schools=school_ids)
 
 
 def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:
@@ -246,6 +265,7 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:
         raise InputError("an encounter needs at least two sides", source=source, field="sides")
     enc._opts = options_from_dict(enc.options, source)
     cat = _catalog(enc, source)
+    enc._catalog = cat
     for i, u in enumerate(enc.units):
         if u.side not in enc.sides:
             raise InputError(f"side {u.side!r} is not one of sides {enc.sides}", source=source,

@@ -54,6 +54,9 @@ class Move:
     needs_load: bool = False
     crit_extension: bool = False
     limit_per_round: int | None = None
+    aim_focus: str = ""
+    #: the catalog entry (for the rules functions that read catalog maneuvers: 心府 costs, fatigue)
+    src: Maneuver | None = None
 
     @property
     def melee(self) -> bool:
@@ -91,6 +94,11 @@ def move_from_maneuver(cat: Catalog, m: Maneuver) -> Move:
     effect = ""
     if m.kind == "maintenance" and m.weapon == "teppou":
         effect = "reload"
+    for e in ("enter_shinpu", "exit_shinpu", "breakthrough", "field_repair", "remove_bleed"):
+        if e in m.effects:
+            effect = e
+    if m.id == "common.pick_up_weapon":
+        effect = "pick_up"
     return Move(
         id=m.id, name=m.name, kind=kind, cost=m.cost, ability=ability,
         skill=m.skill or (weapon.skill if weapon else None), bonus=m.bonus, damage=m.damage,
@@ -99,7 +107,7 @@ def move_from_maneuver(cat: Catalog, m: Maneuver) -> Move:
         defence_type=m.defence_type if m.defence_type in ("parry", "evasion") else "",
         reservable=m.reservable, zero_cost=m.zero_vigor_kata, stealth="hidden" in m.effects, effect=effect,
         needs_load=bool(ranged and m.limit_per_round == 1 and m.weapon == "teppou"),
-        limit_per_round=m.limit_per_round,
+        limit_per_round=m.limit_per_round, aim_focus=m.aim_focus or "", src=m,
     )
 
 

@@ -54,7 +54,7 @@ class MaaiState(BreathFlow):
                     "id": u.id, "name": u.name, "side": u.side, "wounds": u.wounds, "vigor": u.vigor,
                     "defenceless": u.defenceless, "stance": u.stance.id if u.stance else None,
                     "reservations": [r.id for r in u.reservations], "incapacitated": u.incapacitated,
-                    "fate_left": u.fate_left, "status": u.status,
+                    "fate_left": u.fate_left, "status": u.status, "zone": u.zone, "shinpu": sorted(u.shinpu),
                 }
                 for u in self.units
             ],
@@ -122,7 +122,12 @@ class MaaiState(BreathFlow):
                                          f"{u.name} is 無防備: no reservations, stances or evasion/counter defences")
                 if verb == "reserve" and not m.reservable:
                     return RuleViolation("S-R39", "000 §3.4 予約", f"{m.name} cannot be reserved")
-                cost = self.improv_cost(u, m) if verb == "improv" else self.move_cost(u, m)
+                if not u.weapon_usable(m):
+                    return RuleViolation("S-R10", "001 失着", f"{u.name}'s weapon is dropped or broken: "
+                                         f"{m.name} needs it (pick it up first)")
+                if verb != "improv" and u.shinpu and m.ranged and self.opts.shinpu.ranged == "forbidden":
+                    return RuleViolation("S-G12", "000 §3.9 心府", f"{m.name}: ranged weapons cannot be used in 心府")
+                cost = self.improv_cost(u, m) if verb == "improv" else self.cost_now(u, m)
                 if cost > u.vigor:
                     return RuleViolation("S-G33", "000 §3.3 活力",
                                          f"{m.name} costs {cost} but {u.name} has {u.vigor} 活力 left")
@@ -134,6 +139,8 @@ class MaaiState(BreathFlow):
                         return RuleViolation("S-R41", "000 §3.5", f"{t.name} is on {u.name}'s own side")
                     if not self.in_reach(u, m, t):
                         return RuleViolation("S-G15", "000 §3.5 区域", f"{t.name} is not in {u.name}'s zone")
+                if m.kind == "movement" and u.shinpu and m.effect not in ("exit_shinpu", "pick_up", "enter_shinpu"):
+                    return RuleViolation("S-G12", "000 §3.9 心府", f"{u.name} is in 心府: leave it with 離脱 first")
                 if m.needs_load and not u.loaded:
                     return RuleViolation("S-G20", "000 §3.4 小康 装填", f"{m.name}: not loaded (reload in 小康)")
         if verb == "react" and u is not None and d.kind == "reaction":

@@ -30,11 +30,15 @@ class Unit:
         "base_def",
         "breath_spent",
         "breaths_taken",
+        "broken",
+        "collapse",
         "crit_ext",
         "cur_limit",
         "defenceless",
+        "dropped",
         "extensions",
         "fate_left",
+        "feat_ids",
         "first_bonus",
         "grade",
         "hidden",
@@ -50,6 +54,8 @@ class Unit:
         "opts",
         "passed",
         "reservations",
+        "school_ids",
+        "shinpu",
         "side",
         "side_rank",
         "skills",
@@ -94,6 +100,13 @@ class Unit:
         self.zone = spec.zone or zone
         self.squad = spec.squad
         self.extensions = dict(res.extensions)
+        self.feat_ids = res.feats
+        self.school_ids = res.schools
+        #: enemies this unit is in 心府 with (S-G12: a pairwise relation)
+        self.shinpu: set[str] = set()
+        self.dropped = False  # 武器落とし (S-R10/S-T51): weapon maneuvers need 武器を拾う first
+        self.broken = False  # 武器破損 (S-G07): weapon maneuvers unusable until repaired
+        self.collapse = 0  # 構え崩し (S-T51): the next maneuver costs this much more
         self.stance: Move | None = res.stance
         self.defenceless = False
         self.hidden = False
@@ -128,6 +141,12 @@ class Unit:
     def count_value(self) -> int:
         """S-R35 / S-T18: the count a unit acts at: 活力, + 先攻 before its first breath."""
         return self.vigor + (self.first_bonus if self.breaths_taken == 0 else 0)
+
+    def weapon_usable(self, m: Move) -> bool:
+        """A weapon maneuver needs the weapon in hand and unbroken (S-R10, S-G07)."""
+        if m.src is None or m.src.weapon is None or m.kind not in ("attack", "defence", "counter"):
+            return True
+        return not (self.dropped or self.broken)
 
     @property
     def able(self) -> bool:
