@@ -9,7 +9,9 @@ against 強化奇襲) → defence roll and its fate → damage (1, 会心 2, spe
 from __future__ import annotations
 
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai.catalog import Tag
 from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.fumble import FumbleFlow
@@ -42,17 +44,30 @@ def _done() -> None:
 class AttackFlow(FumbleFlow):
     """Attack resolution (mixed into the state)."""
 
-    def defence_of(self, target: Unit, move: Move | None) -> int:
+    def defence_of(self, target: Unit, move: Move | None, aim: int = 0, gi: int = 0) -> int:
         """防備 of ``target`` against ``move`` (S-R44…S-R48, S-G42; defence.compute_defence),
-        memoised on what it depends on: the unit's stance and 無防備, and the move's tags."""
+        with 照準集中 ``aim`` added to the move's tag (S-R51, costs.aim_focus); memoised on what
+        it depends on: the unit's stance and 無防備, the move and the aim."""
         st = target.stance
-        key = (target.id, st.id if st is not None else "", target.defenceless, id(move))
+        key = (target.id, st.id if st is not None else "", target.defenceless, id(move), aim)
         v = self.memo.get(key)
         if v is None:
+            tags: tuple[Tag, ...] = ()
+            if move is not None:
+                tags = move.tags
+                if aim and move.src is not None:
+                    tags = aim_focus(move.src, aim, gi, options=self.opts).tags
             v = self.memo[key] = compute_defence(
-                target.base_def, target.armour_parts, target.defence_bonuses(), move.tags if move is not None else (),
+                target.base_def, target.armour_parts, target.defence_bonuses(), tags,
                 defenceless=target.defenceless, options=self.opts).final
         return v
+
+    def aim_cap(self, u: Unit, m: Move) -> int:
+        """S-G08/S-G53 (costs.aim_focus_cap): the largest 照準集中 N for ``m`` now."""
+        if not m.aim_focus:
+            return 0
+        room = u.cur_limit - u.breath_spent
+        return aim_focus_cap(u.ab["gi"], m.cost, room, self.opts)
 
     def attack_modifier(self, u: Unit, m: Move, target: Unit, fatigue_index: int) -> int:
         """S-R41/S-R52: ability + proficiency + fixed bonus + stance attack bonus + 連撃疲労
@@ -72,12 +87,12 @@ class AttackFlow(FumbleFlow):
     def leave_shinpu(self, u: Unit) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def hit_odds(self, u: Unit, m: Move, target: Unit) -> float:
+    def hit_odds(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> float:
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
-        return p_success(max(-10, min(10, mod)), self.defence_of(target, m))
+        return p_success(max(-10, min(10, mod)), self.defence_of(target, m, aim, u.ab["gi"]))
 
     # -- declaration ------------------------------------------------------------------------
-    def start_attack(self, u: Unit, m: Move, target: Unit) -> None:
+    def start_attack(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> None:
         enhanced = u.hidden
         if m.melee:
             u.attacks_in_breath += 1
@@ -96,7 +111,9 @@ class AttackFlow(FumbleFlow):
             notes.append("強化奇襲")
         if m.needs_load:
             u.loaded = False
-        ctx = AttackCtx(u, target, m, self.defence_of(target, m), enhanced)
+        if aim:
+            notes.append(f"照準集中{aim} (S-R51)")
+        ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]), enhanced)
         extra = f" [{' '.join(notes)}]" if notes else ""
 
         def rolled(c: Check) -> None:

@@ -90,11 +90,20 @@ class BreathFlow(MovementFlow):
             if k == "attack":
                 if m.needs_load and not u.loaded:
                     continue
+                cap = self.aim_cap(u, m) if m.aim_focus else 0
                 for t in enemies:
                     if self.in_reach(u, m, t):
                         out.append(Option(f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost})", cost=cost,
                                           odds=self.hit_odds(u, m, t),
                                           data={"kind": "attack", "move": m.id, "target": t.id, "within": within}))
+                        for n in range(1, cap + 1):
+                            if cost + n > v:
+                                break
+                            out.append(Option(
+                                f"use:{m.id}>{t.id}+aim{n}", f"{m.name} 照準集中{n} → {t.name} (活力{cost + n})",
+                                cost=cost + n, odds=self.hit_odds(u, m, t, n),
+                                data={"kind": "attack", "move": m.id, "target": t.id, "aim": n,
+                                      "within": cost + n <= left}))
             elif k == "defence" or k == "counter":
                 if m.reservable and not u.defenceless:
                     out.append(Option(f"reserve:{m.id}", f"{m.name} を予約 (活力{cost})", cost=cost,
@@ -152,7 +161,9 @@ class BreathFlow(MovementFlow):
         verb, _, rest = key.partition(":")
         mid, _, arg = rest.partition(">")
         m = next(x for x in u.moves if x.id == mid)
-        cost = self.cost_now(u, m)
+        arg, _, aim_txt = arg.partition("+aim")
+        aim = int(aim_txt) if aim_txt else 0
+        cost = self.cost_now(u, m) + aim
         paid = self.pay(u, cost)
         if u.collapse:
             paid += f" 構え崩し+{u.collapse} (S-T51)"
@@ -169,7 +180,7 @@ class BreathFlow(MovementFlow):
         elif m.kind == "attack":
             self.emit("maneuver", "S-R27", f"{u.name} {m.name} ({paid})", unit=u.id, move=m.id, cost=cost,
                       vigor=u.vigor)
-            self.start_attack(u, m, self.by_id[arg])
+            self.start_attack(u, m, self.by_id[arg], aim)
         elif m.kind == "movement":
             self.do_movement(u, m, arg, paid)
         else:  # feat

@@ -104,6 +104,7 @@ class MaaiState(BreathFlow):
         u = self.by_id.get(d.actor)
         verb, _, rest = action.partition(":")
         mid, _, arg = rest.partition(">")
+        arg, _, aim_txt = arg.partition("+aim")
         legal = ", ".join(d.keys()[:10])
         if u is not None and verb in ("use", "reserve", "stance", "improv", "react"):
             m = next((x for x in u.moves if x.id == mid), None)
@@ -131,6 +132,11 @@ class MaaiState(BreathFlow):
                 if cost > u.vigor:
                     return RuleViolation("S-G33", "000 §3.3 活力",
                                          f"{m.name} costs {cost} but {u.name} has {u.vigor} 活力 left")
+                if aim_txt:
+                    cap = self.aim_cap(u, m)
+                    if not m.aim_focus or not aim_txt.isdigit() or int(aim_txt) > cap:
+                        return RuleViolation("S-G08", "001 照準集中", f"照準集中 {aim_txt} not allowed for {m.name} "
+                                             f"(cap {cap}: N ≤ 技, S-R51)")
                 if m.kind == "attack" and arg:
                     t = self.by_id.get(arg)
                     if t is None or not t.able:
