@@ -13,6 +13,7 @@ from ikusa.systems.maai.catalog import Tag
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
 from ikusa.systems.maai.damage import Damage
+from ikusa.systems.maai.equipment import resolve_break
 from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.fumble import FumbleFlow
 from ikusa.systems.maai.moves import Move
@@ -49,7 +50,7 @@ class AttackFlow(FumbleFlow):
         with 照準集中 ``aim`` added to the move's tag (S-R51, costs.aim_focus); memoised on what
         it depends on: the unit's stance and 無防備, the move and the aim."""
         st = target.stance
-        key = (target.id, st.id if st is not None else "", target.defenceless, id(move), aim)
+        key = (target.id, st.id if st is not None else "", target.defenceless, id(move), aim, target.armour_rev)
         v = self.memo.get(key)
         if v is None:
             tags: tuple[Tag, ...] = ()
@@ -258,6 +259,7 @@ class AttackFlow(FumbleFlow):
         c = ctx.chk
         assert c is not None
         if not ctx.nullified:
+            self._break(ctx)
             d = self.damage_of(ctx.move, c)
             dmg = d.target
             rule = d.rule + ",S-R60"
@@ -274,6 +276,20 @@ class AttackFlow(FumbleFlow):
                 if other is not None:
                     self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")
         self._counter(ctx)
+
+    def _break(self, ctx: AttackCtx) -> None:
+        """S-R49 / S-G45 (equipment.resolve_break): [貫通 N] + [破壊] on a hit makes the armour
+        reduction permanent when the weapon's grade ≥ the armour's grade."""
+        m, t = ctx.move, ctx.target
+        if not t.armour or not any(tag.kind == "break" for tag in m.tags):
+            return
+        weapon = m.src.weapon if m.src is not None else None
+        grade = ctx.attacker.weapon_grades.get(weapon, "補給") if weapon else "補給"
+        res = resolve_break(m.tags, grade, t.armour, hit=True, options=self.opts)
+        if res.losses:
+            t.set_armour(res.pieces)
+        self.emit("break", "S-R49", f"{t.name} {res.text} (武器等級{grade})", unit=t.id, losses=res.losses,
+                  immune=list(res.immune))
 
     def wound(self, t: Unit, dmg: int, rule: str, what: str) -> None:
         """S-R60/S-R61: lose 戦力 (never below 0); 0 → 戦闘不能, removed from its zone; a 主

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
 from ikusa.systems.maai.catalog import Catalog, build_catalog, default_files, load_catalog
+from ikusa.systems.maai.equipment import ArmourState, grade_rank
 from ikusa.systems.maai.grades import Grade
 from ikusa.systems.maai.moves import (
     ABILITIES,
@@ -62,6 +63,8 @@ class UnitSpec(BaseModel):
     unaware: bool = False
     zone: str | None = None
     squad: str | None = None
+    #: equipment grade per weapon id when not the catalog's (補給/一般/名品/神機, S-G06)
+    weapon_grades: dict[str, str] = Field(default_factory=dict)
     #: breath-limit extensions by source (S-R28: distinct sources stack)
     breath_extensions: dict[str, int] = Field(default_factory=dict)
 
@@ -94,13 +97,11 @@ class UnitSpec(BaseModel):
 
 @dataclass(slots=True)
 class ArmourPiece:
-    """Resolved armour (S-R44, S-G04)."""
+    """Resolved armour (S-R44, S-G04): its equipment state (grade, [破壊] damage, repairs)
+    and its weight class for the 活力 penalty (S-R26)."""
 
-    name: str
-    bonus: int
-    shield: bool
+    state: ArmourState
     weight: str
-    breath_limit_bonus: int = 0
 
 
 @dataclass(slots=True)
@@ -114,6 +115,7 @@ class ResolvedUnit:
     extensions: dict[str, int] = field(default_factory=dict)
     feats: tuple[str, ...] = ()
     schools: tuple[str, ...] = ()
+    weapon_grades: dict[str, str] = field(default_factory=dict)
 
 
 class MaaiEncounter(BaseModel):
@@ -157,7 +159,7 @@ class MaaiEncounter(BaseModel):
 
 
 #: maneuvers every unit has (only offered when they apply)
-UNIVERSAL = ("move.ridatsu", "common.pick_up_weapon")
+UNIVERSAL = ("move.ridatsu", "common.pick_up_weapon", "common.field_repair")
 
 
 def _catalog(enc: MaaiEncounter, source: str) -> Catalog:
@@ -191,7 +193,7 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
             add(move_from_maneuver(cat, m))
     for j, key in enumerate(u.maneuvers):
         add(move_from_maneuver(cat, _lookup(cat, "maneuvers", key, source, f"{where}.maneuvers.{j}")))
-    # maneuvers every unit has: leaving 心府 (S-G12) and picking a dropped weapon up (S-T51)
+    # maneuvers every unit has: leaving 心府 (S-G12), picking a dropped weapon up (S-T51), 応急補修 (S-R50)
     for key in UNIVERSAL:
         if key in cat.maneuvers:
             add(move_from_maneuver(cat, cat.maneuver(key)))
@@ -233,8 +235,7 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
     armour: list[ArmourPiece] = []
     for j, key in enumerate(u.armour):
         a = _lookup(cat, "armour", key, source, f"{where}.armour.{j}")
-        armour.append(ArmourPiece(name=a.name, bonus=a.bonus, shield=a.slot == "shield", weight=a.weight,
-                                  breath_limit_bonus=a.breath_limit_bonus))
+        armour.append(ArmourPiece(ArmourState.from_catalog(a), a.weight))
         if a.breath_limit_bonus:
             extensions[a.id] = a.breath_limit_bonus
     for sk, tier in u.skills.items():
@@ -243,8 +244,15 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
                              source=source, field=f"{where}.skills.{sk}")
     feat_ids = tuple(_lookup(cat, "feats", k, source, f"{where}.feats.{j}").id for j, k in enumerate(u.feats))
     school_ids = tuple(_lookup(cat, "schools", k, source, f"{where}.schools.{j}").id for j, k in enumerate(u.schools))
+    grades = {wid: w.grade for wid, w in cat.weapons.items()}
+    for wid, g in u.weapon_grades.items():
+        try:
+            grade_rank(g, opts)
+        except InputError as exc:
+            raise InputError(exc.message, source=source, field=f"{where}.weapon_grades.{wid}") from None
+        grades[_lookup(cat, "weapons", wid, source, f"{where}.weapon_grades").id] = g
     return ResolvedUnit(moves=moves, armour=armour, stance=start, crit_extension=crit_ext, extensions=extensions,
-                        feats=feat_ids, schools=school_ids)
+                        feats=feat_ids, schools=school_ids, weapon_grades=grades)
 
 
 def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:

@@ -40,6 +40,11 @@ class LullFlow(FlowBase):
                     if t.side == u.side and t.able and t.wounds < t.max_wounds:
                         out.append(Option(f"maint:{m.id}>{t.id}", f"{m.name} → {t.name} 戦力+1", cost=0,
                                           data={"kind": "maint", "target": t.id}))
+            elif m.effect == "field_repair":
+                for i, a in enumerate(u.armour):
+                    if a.damage and a.field_repairs < self.opts.repair.field_uses_per_armor:
+                        out.append(Option(f"maint:{m.id}>{i}", f"{m.name} {a.name} (−{a.damage} 回復)", cost=0,
+                                          data={"kind": "maint", "armour": i}))
             elif m.effect == "cohesion" and u.squad and self.cohesion.get(u.squad, self.opts.squad.cohesion_start) < \
                     self.opts.squad.cohesion_start:
                 out.append(Option(f"maint:{m.id}", f"{m.name} → 結束力+1", cost=0, data={"kind": "maint"}))
@@ -69,6 +74,14 @@ class LullFlow(FlowBase):
         if m.effect == "reload":
             u.loaded = True
             self.emit("maintenance", "S-R36,S-G20", f"{u.name} {m.name}: 装填", unit=u.id)
+        elif m.effect == "field_repair":
+            i = int(tid)
+            pieces = list(u.armour)
+            old = pieces[i]
+            pieces[i] = old.field_repair(self.opts)
+            u.set_armour(tuple(pieces))
+            self.emit("maintenance", "S-R50,S-G09", f"{u.name} {m.name}: {old.name} 防備 {old.current}→"
+                      f"{pieces[i].current}", unit=u.id, armour=old.id)
         elif m.effect == "heal_wound":
             t = self.by_id[tid]
             before = t.wounds

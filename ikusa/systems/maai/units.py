@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ikusa.systems.maai.check import fate_uses
 from ikusa.systems.maai.encounter import ResolvedUnit, UnitSpec
+from ikusa.systems.maai.equipment import ArmourState
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.options import MaaiOptions
 from ikusa.systems.maai.rules_link import (
@@ -25,7 +26,9 @@ class Unit:
     __slots__ = (
         "ab",
         "acted",
+        "armour",
         "armour_parts",
+        "armour_rev",
         "attacks_in_breath",
         "base_def",
         "breath_spent",
@@ -64,6 +67,7 @@ class Unit:
         "status",
         "unaware",
         "vigor",
+        "weapon_grades",
         "wounds",
         "zero_used",
         "zone",
@@ -85,9 +89,12 @@ class Unit:
         self.max_wounds = spec.wounds if spec.wounds is not None else base_wounds(grade, tai, opts)
         self.wounds = self.max_wounds
         # S-R44: armour class parts (the shield counts as armour)
-        self.armour_parts = tuple(DefenceBonus(a.name, a.bonus, "shield" if a.shield else "armour")
-                                  for a in res.armour)
-        armour_bonus = sum(a.bonus for a in res.armour)
+        self.armour: tuple[ArmourState, ...] = tuple(a.state for a in res.armour)
+        self.armour_rev = 0
+        self.armour_parts: tuple[DefenceBonus, ...] = ()
+        self.set_armour(self.armour)
+        self.weapon_grades = res.weapon_grades
+        armour_bonus = sum(a.state.bonus for a in res.armour)
         self.base_def = spec.defence - armour_bonus if spec.defence is not None else base_defence(grade, opts)
         heaviest = max((a.weight for a in res.armour), key=lambda w: _WEIGHT_RANK.get(w, 0), default="なし")
         self.max_vigor = max(0, max_vigor(self.ab["gi"], armour_vigor_penalty(heaviest, tai, opts), opts))
@@ -141,6 +148,13 @@ class Unit:
     def count_value(self) -> int:
         """S-R35 / S-T18: the count a unit acts at: 活力, + 先攻 before its first breath."""
         return self.vigor + (self.first_bonus if self.breaths_taken == 0 else 0)
+
+    def set_armour(self, pieces: tuple[ArmourState, ...]) -> None:
+        """New equipment state ([破壊], repair): the armour-class 防備 parts follow (S-R44/S-R49)."""
+        self.armour = pieces
+        self.armour_rev += 1
+        self.armour_parts = tuple(DefenceBonus(a.name, a.current, "shield" if a.slot == "shield" else
+                                               ("natural" if a.natural else "armour")) for a in pieces)
 
     def weapon_usable(self, m: Move) -> bool:
         """A weapon maneuver needs the weapon in hand and unbroken (S-R10, S-G07)."""

@@ -40,7 +40,7 @@ def test_catalog_weapons_give_their_maneuvers_and_armour_its_numbers() -> None:
     r = enc.resolved("a")
     ids = [m.id for m in r.moves]
     assert {"katana.yokogiri", "katana.ukenagashi", "katana.issen", "fudou_no_jin"} <= set(ids)
-    assert [(a.name, a.bonus) for a in r.armour] == [("重甲", 4)]
+    assert [(a.state.name, a.state.bonus, a.weight) for a in r.armour] == [("重甲", 4, "重甲")]
 
 
 def test_ascii_and_japanese_ability_keys() -> None:

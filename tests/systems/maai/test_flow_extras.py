@@ -148,3 +148,50 @@ def test_gouhou_placeholder_table_in_headless_mode() -> None:
     assert (t.data["roll"], t.data["suggested"]) == (95, "weapon_broken")
     a = s.by_id["a"]
     assert a.broken and not any(a.weapon_usable(m) for m in a.moves if m.id.startswith("katana."))
+
+
+BREAK_HOMEBREW = {
+    "maneuvers": [{"id": "test.break_blow", "name": "砕き打ち", "weapon": "kanabou", "kind": "attack", "cost": 3,
+                   "ability": "勇", "tags": ["pierce 3", "break"]}],
+    "armour": [{"id": "aigis", "name": "アイギス", "weight": "重甲", "bonus": 4, "grade": "神機"}],
+}
+
+
+def _break_state(armour: str) -> object:
+    from .maai_flow_support import HOMEBREW
+
+    hb = {**HOMEBREW, "maneuvers": HOMEBREW["maneuvers"] + BREAK_HOMEBREW["maneuvers"],
+          "armour": BREAK_HOMEBREW["armour"]}
+    return state(unit("x", "A", yu=3, gi=3, fate=0, maneuvers=["test.break_blow"], weapon_grades={"kanabou": "名品"}),
+                 unit("t", "B", fate=0, wounds=9, armour=[armour]), homebrew=hb)
+
+
+def test_s_t43_break_permanent_until_field_repair() -> None:
+    """S-T43: 名品金棒 [貫通 3]+[破壊] vs 一般 重甲 (+4): 3 ignored now and permanently, so a
+    base-10 wearer has 防備 11; 応急補修 in 小康 restores it, once per armour (S-R50)."""
+    s = _break_state("重甲")
+    t = s.by_id["t"]  # type: ignore[attr-defined]
+    assert s.defence_of(t, None) == 14  # type: ignore[attr-defined]
+    ev = push(s, "use:test.break_blow>t", 6, 4)  # type: ignore[arg-type]
+    assert find(ev, "attack").data["defence"] == 11
+    assert find(ev, "break").data["losses"] == {"juukou": 3}
+    assert s.defence_of(t, None) == 11  # type: ignore[attr-defined]
+    push(s, "end")  # type: ignore[arg-type]
+    d = s.pending()  # type: ignore[attr-defined]
+    assert d is not None and d.actor == "x"
+    ev = push(s, "pass")  # type: ignore[arg-type]  # t has nothing to do → 小康
+    d = s.pending()  # type: ignore[attr-defined]
+    assert d is not None and d.kind == "lull" and d.actor == "t"
+    assert "maint:common.field_repair>0" in d.keys()
+    push(s, "maint:common.field_repair>0")  # type: ignore[arg-type]
+    assert s.defence_of(t, None) == 14 and t.armour[0].field_repairs == 1  # type: ignore[attr-defined]
+
+
+def test_s_t45_break_void_against_higher_grade() -> None:
+    """S-T45: [破壊] with a 名品 weapon against 神機 armour: only this attack's [貫通 3] applies."""
+    s = _break_state("aigis")
+    ev = push(s, "use:test.break_blow>t", 6, 4)  # type: ignore[arg-type]
+    assert find(ev, "attack").data["defence"] == 11
+    b = find(ev, "break")
+    assert b.data["losses"] == {} and b.data["immune"] == ["aigis"]
+    assert s.defence_of(s.by_id["t"], None) == 14  # type: ignore[attr-defined]
