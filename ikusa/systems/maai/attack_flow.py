@@ -50,7 +50,8 @@ class AttackFlow(FumbleFlow):
         with 照準集中 ``aim`` added to the move's tag (S-R51, costs.aim_focus); memoised on what
         it depends on: the unit's stance and 無防備, the move and the aim."""
         st = target.stance
-        key = (target.id, st.id if st is not None else "", target.defenceless, id(move), aim, target.armour_rev)
+        key = (target.id, st.id if st is not None else "", target.defenceless, id(move), aim, target.armour_rev,
+               target.formation)
         v = self.memo.get(key)
         if v is None:
             tags: tuple[Tag, ...] = ()
@@ -252,7 +253,9 @@ class AttackFlow(FumbleFlow):
                     self.make_defenceless(t, "防御の失着 (S-G28)")
             self._apply_damage(ctx)
 
-        self.check(t, self.defence_modifier(t, m), c.total, f"{m.name} 防御", rolled, relevance="no_crit")
+        # S-G39: 一刀短拍 (defence and counter at once): +2 on the defence roll while its counter is held
+        school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
+        self.check(t, self.defence_modifier(t, m) + school, c.total, f"{m.name} 防御", rolled, relevance="no_crit")
 
     # -- damage -----------------------------------------------------------------------------
     def _apply_damage(self, ctx: AttackCtx) -> None:
@@ -267,6 +270,10 @@ class AttackFlow(FumbleFlow):
                 dmg = emergency_evasion(dmg)
                 rule = "S-R54,S-R60"
             self.wound(ctx.target, dmg, rule, ctx.move.name)
+            if ctx.move.bleed and ctx.target.able and self.opts.status.bleed != "none" and not ctx.target.bleeding:
+                ctx.target.bleeding = True
+                self.emit("bleed", "S-G19", f"{ctx.target.name} 出血 (毎間合開始に戦力−1, 止血まで)",
+                          unit=ctx.target.id)
             behind = d.behind
             if behind:
                 # S-R43 / S-G15 / S-G65: one other enemy in the target's zone (the attacker's pick:
@@ -306,10 +313,24 @@ class AttackFlow(FumbleFlow):
             t.vigor = 0
             self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
             if t.grade == "主" and t.squad:
-                cur = self.cohesion.get(t.squad, 3)
-                self.cohesion[t.squad] = cur - 1
-                self.emit("cohesion", "S-R61,S-G14", f"主 {t.name} 戦闘不能 → 分隊{t.squad} 結束力 {cur}→{cur - 1}",
-                          squad=t.squad, cohesion=cur - 1)
+                self.lose_cohesion(t.squad, f"主 {t.name} 戦闘不能")
+
+    def lose_cohesion(self, squad: str, why: str) -> None:
+        """S-R61 / S-G14: 結束力 −1; at ``squad.rout_at`` the squad routs: its 雑/卒 leave the
+        battle (戦闘不能 without a survival roll)."""
+        sq = self.opts.squad
+        cur = self.cohesion.get(squad, sq.cohesion_start)
+        self.cohesion[squad] = cur - 1
+        self.emit("cohesion", "S-R61,S-G14", f"{why} → 分隊{squad} 結束力 {cur}→{cur - 1}", squad=squad,
+                  cohesion=cur - 1)
+        if cur - 1 <= sq.rout_at:
+            for u in self.units:
+                if u.squad == squad and u.able and u.grade in ("雑", "卒"):
+                    u.incapacitated = True
+                    u.vigor = 0
+                    u.reservations.clear()
+                    self.leave_shinpu(u)
+                    self.emit("rout", "S-G14", f"{u.name} 潰走 (分隊{squad} 結束力{cur - 1})", unit=u.id)
 
     def make_defenceless(self, u: Unit, why: str) -> None:
         """S-R63/S-R64/S-G41: 無防備: stance dissolved, reservations voided, 防備 −4."""

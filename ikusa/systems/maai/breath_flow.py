@@ -81,7 +81,9 @@ class BreathFlow(MovementFlow):
         enemies = [t for t in self.units if t.side != u.side and t.able]
         for m in u.moves:
             k = m.kind
-            if k == "maintenance" or k == "command" or not u.weapon_usable(m):
+            if (k == "maintenance" and not (m.effect == "remove_bleed" and u.bleeding)) or not u.weapon_usable(m):
+                continue
+            if k == "command" and not (u.squad and u.grade in ("主", "将")):
                 continue
             cost = self.cost_now(u, m)
             if cost > v:
@@ -105,7 +107,7 @@ class BreathFlow(MovementFlow):
                                 data={"kind": "attack", "move": m.id, "target": t.id, "aim": n,
                                       "within": cost + n <= left}))
             elif k == "defence" or k == "counter":
-                if m.reservable and not u.defenceless:
+                if m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m)):
                     out.append(Option(f"reserve:{m.id}", f"{m.name} を予約 (活力{cost})", cost=cost,
                                       data={"kind": "reserve", "move": m.id, "within": within}))
             elif k == "movement":
@@ -114,6 +116,12 @@ class BreathFlow(MovementFlow):
                 if not u.defenceless and u.stance is not m:
                     out.append(Option(f"stance:{m.id}", f"構え {m.name} (活力{cost})", cost=cost,
                                       data={"kind": "stance", "move": m.id, "within": within}))
+            elif k == "maintenance":
+                out.append(Option(f"use:{m.id}", f"{m.name} (止血, 活力{cost})", cost=cost,
+                                  data={"kind": "feat", "move": m.id, "within": within}))
+            elif k == "command":
+                out.append(Option(f"use:{m.id}", f"{m.name} (陣形 防備+{self.opts.squad.formation_bonus}, 活力{cost})",
+                                  cost=cost, data={"kind": "command", "move": m.id, "within": within}))
             elif k == "feat":
                 if not m.zero_cost or self.zero_ok(u, m):
                     out.append(Option(f"use:{m.id}", f"{m.name} (活力{cost})", cost=cost,
@@ -169,6 +177,8 @@ class BreathFlow(MovementFlow):
             paid += f" 構え崩し+{u.collapse} (S-T51)"
             u.collapse = 0
         if verb == "reserve":
+            if m.zero_cost:
+                u.zero_used.append(m.id)  # S-R57: a 0-活力 counter counts toward the 0-活力 cap
             u.reservations.append(m)
             self.emit("reserve", "S-R37", f"{u.name} {m.name} を予約 ({paid})", unit=u.id, move=m.id, cost=cost,
                       vigor=u.vigor)
@@ -183,6 +193,16 @@ class BreathFlow(MovementFlow):
             self.start_attack(u, m, self.by_id[arg], aim)
         elif m.kind == "movement":
             self.do_movement(u, m, arg, paid)
+        elif m.kind == "maintenance":
+            u.bleeding = False
+            self.emit("bind_wound", "S-G19", f"{u.name} {m.name}: 出血が止まる ({paid})", unit=u.id)
+        elif m.kind == "command":
+            bonus = self.opts.squad.formation_bonus
+            members = [x for x in self.units if x.squad == u.squad and x.able]
+            for x in members:
+                x.formation = bonus
+            self.emit("command", "S-R22,S-G14", f"{u.name} {m.name}: 分隊{u.squad} 陣形 防備+{bonus} "
+                      f"({len(members)}人, 小康まで) ({paid})", unit=u.id, squad=u.squad)
         else:  # feat
             if m.zero_cost:
                 u.zero_used.append(m.id)

@@ -159,7 +159,7 @@ class MaaiEncounter(BaseModel):
 
 
 #: maneuvers every unit has (only offered when they apply)
-UNIVERSAL = ("move.ridatsu", "common.pick_up_weapon", "common.field_repair")
+UNIVERSAL = ("move.ridatsu", "common.pick_up_weapon", "common.field_repair", "common.bind_wound")
 
 
 def _catalog(enc: MaaiEncounter, source: str) -> Catalog:
@@ -193,7 +193,8 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
             add(move_from_maneuver(cat, m))
     for j, key in enumerate(u.maneuvers):
         add(move_from_maneuver(cat, _lookup(cat, "maneuvers", key, source, f"{where}.maneuvers.{j}")))
-    # maneuvers every unit has: leaving 心府 (S-G12), picking a dropped weapon up (S-T51), 応急補修 (S-R50)
+    # maneuvers every unit has: leaving 心府 (S-G12), picking a dropped weapon up (S-T51), 応急補修 (S-R50),
+    # 止血 (S-G19)
     for key in UNIVERSAL:
         if key in cat.maneuvers:
             add(move_from_maneuver(cat, cat.maneuver(key)))

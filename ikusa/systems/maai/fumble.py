@@ -36,9 +36,6 @@ LABELS = {
 class FumbleFlow(LullFlow):
     """d100 tables and fumble extras (mixed into the state)."""
 
-    def wound(self, t: Unit, dmg: int, rule: str, what: str) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
-
     def table_roll(self, u: Unit, table: str, then: Callable[[], None]) -> None:
         """S-R11 / S-G07: roll d100 on 決定的瞬間表 (天命) or 致命的失敗表 (業報)."""
         assert self.dice is not None

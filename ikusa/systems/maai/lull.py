@@ -13,6 +13,9 @@ from ikusa.systems.maai.units import Unit
 class LullFlow(FlowBase):
     """小康, the next 間合 and the end of combat."""
 
+    def wound(self, t: Unit, dmg: int, rule: str, what: str) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
     # -- ③ 小康 -----------------------------------------------------------------------------
     def start_lull(self) -> None:
         """S-R36: 無防備 cleared, reservations gone, per-間合 counters reset; then 整備."""
@@ -22,6 +25,7 @@ class LullFlow(FlowBase):
             u.reservations.clear()
             u.zero_used.clear()
             u.passed = False
+            u.formation = 0
         self.emit("lull", "S-R36", f"小康 (第{self.maai}間合): 無防備解除・予約消滅・間合N回カウンタ初期化",
                   maai=self.maai)
         self.lull_queue = [u for u in self.units if u.able and self._maintenance_options(u)]
@@ -90,8 +94,9 @@ class LullFlow(FlowBase):
                       unit=u.id, target=t.id, wounds=t.wounds)
         else:
             sq = u.squad or ""
-            before = self.cohesion.get(sq, 3)
-            self.cohesion[sq] = min(3, before + 1)
+            start = self.opts.squad.cohesion_start
+            before = self.cohesion.get(sq, start)
+            self.cohesion[sq] = min(start, before + 1)
             self.emit("maintenance", "S-R36,S-G14", f"{u.name} {m.name} → 分隊{sq} 結束力 {before}→{before + 1}",
                       unit=u.id, squad=sq)
 
@@ -110,8 +115,13 @@ class LullFlow(FlowBase):
         for u in self.units:
             if u.able:
                 u.vigor = u.max_vigor
+            if not self.opts.overload.carry_over:
+                u.narrowed = False
         parts = " ".join(f"{u.name}{u.vigor}" for u in self.units if u.able)
         self.emit("maai", "S-R33,S-R34", f"第{self.maai}間合 開始: 活力 {parts}", maai=self.maai)
+        for u in self.units:
+            if u.bleeding and u.able:
+                self.wound(u, 1, "S-G19", "出血")
 
     # -- end of combat ----------------------------------------------------------------------
     def end_combat(self) -> None:

@@ -18,7 +18,7 @@ from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.attack_flow import AttackFlow
 from ikusa.systems.maai.check import Check
-from ikusa.systems.maai.costs import shinpu_modifiers
+from ikusa.systems.maai.costs import shinpu_modifiers, squad_command_cost
 from ikusa.systems.maai.fatigue import mitigation_sources
 from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.moves import ABILITY_ALIASES, Move
@@ -37,7 +37,7 @@ class MovementFlow(AttackFlow):
         """S-R30/S-R31/S-R32: final cost with the floor 1 (a 0-活力 [型] may cost 0), with the
         心府 modifiers when the unit is in 心府 (memoised on what it depends on)."""
         in_shinpu = bool(u.shinpu)
-        key = ("cost", id(m), u.id if in_shinpu else "")
+        key = ("cost", id(m), u.id if in_shinpu or m.kind == "command" else "")
         c = self.memo.get(key)
         if c is None:
             mods = []
@@ -48,7 +48,8 @@ class MovementFlow(AttackFlow):
                 except RuleViolation:
                     self.memo[key] = UNUSABLE
                     return UNUSABLE
-            c = self.memo[key] = final_cost(m.cost, mods, "zero_vigor_kata" if m.zero_cost else None, self.opts)
+            base = squad_command_cost(u.ab["chi"], self.opts) if m.kind == "command" else m.cost
+            c = self.memo[key] = final_cost(base, mods, "zero_vigor_kata" if m.zero_cost else None, self.opts)
         return c
 
     def improv_cost(self, u: Unit, m: Move) -> int:

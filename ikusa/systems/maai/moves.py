@@ -55,6 +55,8 @@ class Move:
     crit_extension: bool = False
     limit_per_round: int | None = None
     aim_focus: str = ""
+    #: inflicts 出血 (S-G19)
+    bleed: bool = False
     #: the catalog entry (for the rules functions that read catalog maneuvers: 心府 costs, fatigue)
     src: Maneuver | None = None
 
@@ -107,7 +109,7 @@ def move_from_maneuver(cat: Catalog, m: Maneuver) -> Move:
         defence_type=m.defence_type if m.defence_type in ("parry", "evasion") else "",
         reservable=m.reservable, zero_cost=m.zero_vigor_kata, stealth="hidden" in m.effects, effect=effect,
         needs_load=bool(ranged and m.limit_per_round == 1 and m.weapon == "teppou"),
-        limit_per_round=m.limit_per_round, aim_focus=m.aim_focus or "", src=m,
+        limit_per_round=m.limit_per_round, aim_focus=m.aim_focus or "", src=m, bleed="bleed" in m.effects,
     )
 
 

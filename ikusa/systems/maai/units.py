@@ -31,6 +31,7 @@ class Unit:
         "armour_rev",
         "attacks_in_breath",
         "base_def",
+        "bleeding",
         "breath_spent",
         "breaths_taken",
         "broken",
@@ -43,6 +44,7 @@ class Unit:
         "fate_left",
         "feat_ids",
         "first_bonus",
+        "formation",
         "grade",
         "hidden",
         "id",
@@ -113,6 +115,8 @@ class Unit:
         self.shinpu: set[str] = set()
         self.dropped = False  # 武器落とし (S-R10/S-T51): weapon maneuvers need 武器を拾う first
         self.broken = False  # 武器破損 (S-G07): weapon maneuvers unusable until repaired
+        self.bleeding = False  # 出血 (S-G19)
+        self.formation = 0  # squad formation 防備 bonus until 小康 (S-G14)
         self.collapse = 0  # 構え崩し (S-T51): the next maneuver costs this much more
         self.stance: Move | None = res.stance
         self.defenceless = False
@@ -139,11 +143,14 @@ class Unit:
         return b if b is not None else skill_bonus(None, self.opts)
 
     def defence_bonuses(self) -> tuple[DefenceBonus, ...]:
-        """Non-armour 防備 bonuses (stance, S-R46)."""
+        """Non-armour 防備 bonuses (stance, squad formation: S-R46)."""
+        out: tuple[DefenceBonus, ...] = ()
         s = self.stance
         if s is not None and s.defence_bonus:
-            return (DefenceBonus(s.name, s.defence_bonus, "stance"),)
-        return ()
+            out = (DefenceBonus(s.name, s.defence_bonus, "stance"),)
+        if self.formation:
+            out = (*out, DefenceBonus("陣形", self.formation, "formation"))
+        return out
 
     def count_value(self) -> int:
         """S-R35 / S-T18: the count a unit acts at: 活力, + 先攻 before its first breath."""
