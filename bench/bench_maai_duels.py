@@ -24,7 +24,7 @@ def load_duel() -> MaaiEncounter:
     return encounter_from_dict(doc.body, str(DUEL))
 
 
-def run(n: int, seed: int = 1) -> tuple[float, Counter[str | None], int]:
+def run(n: int, seed: int = 1) -> tuple[float, float, Counter[str | None], int]:
     enc = load_duel()
     policy = GreedyPolicy()
     rng = random.Random(seed)
@@ -32,6 +32,7 @@ def run(n: int, seed: int = 1) -> tuple[float, Counter[str | None], int]:
     winners: Counter[str | None] = Counter()
     decisions = 0
     t0 = time.perf_counter()
+    c0 = time.process_time()
     for _ in range(n):
         state = MaaiState(enc)
         d = state.pending()
@@ -40,14 +41,14 @@ def run(n: int, seed: int = 1) -> tuple[float, Counter[str | None], int]:
             decisions += 1
             d = state.pending()
         winners[state.winner] += 1
-    return time.perf_counter() - t0, winners, decisions
+    return time.perf_counter() - t0, time.process_time() - c0, winners, decisions
 
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
-    secs, winners, decisions = run(n)
-    print(f"maai greedy duels: {n} in {secs:.2f} s = {n / secs:,.0f} duels/s "
-          f"({decisions / n:.1f} decisions/duel, {decisions / secs:,.0f} decisions/s)")
+    secs, cpu, winners, decisions = run(n)
+    print(f"maai greedy duels: {n} in {secs:.2f} s wall / {cpu:.2f} s CPU = {n / secs:,.0f} duels/s wall, "
+          f"{n / cpu:,.0f} duels/s CPU ({decisions / n:.1f} decisions/duel, {decisions / cpu:,.0f} decisions/s CPU)")
     print("winners:", dict(winners))
 
 

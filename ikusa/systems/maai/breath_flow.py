@@ -28,7 +28,9 @@ class BreathFlow(MovementFlow):
 
     def cost_now(self, u: Unit, m: Move) -> int:
         """The cost of ``m`` for ``u`` now: final cost + a pending 構え崩し (S-T51)."""
-        return self.move_cost(u, m) + u.collapse
+        if u.collapse:
+            return self.move_cost(u, m) + u.collapse
+        return self.move_cost(u, m)
 
     def breath_limit(self, u: Unit) -> int:
         return u.cur_limit
@@ -79,9 +81,10 @@ class BreathFlow(MovementFlow):
         left = u.cur_limit - u.breath_spent
         out: list[Option] = []
         enemies = [t for t in self.units if t.side != u.side and t.able]
-        for m in u.moves:
+        weapon_ok = not (u.dropped or u.broken)
+        for m in u.breath_moves:
             k = m.kind
-            if (k == "maintenance" and not (m.effect == "remove_bleed" and u.bleeding)) or not u.weapon_usable(m):
+            if (k == "maintenance" and not u.bleeding) or not (weapon_ok or u.weapon_usable(m)):
                 continue
             if k == "command" and not (u.squad and u.grade in ("主", "将")):
                 continue

@@ -140,6 +140,7 @@ class MaaiEncounter(BaseModel):
     #: memo of pure rule results (costs, 防備) shared by every state of this encounter
     _memo: dict[Any, int] = PrivateAttr(default_factory=dict)
     _catalog: Catalog | None = PrivateAttr(default=None)
+    _plain_cost: dict[int, int] = PrivateAttr(default_factory=dict)
 
     @property
     def opts(self) -> MaaiOptions:
@@ -151,6 +152,11 @@ class MaaiEncounter(BaseModel):
     @property
     def memo(self) -> dict[Any, int]:
         return self._memo
+
+    @property
+    def plain_cost(self) -> dict[int, int]:
+        """Memo of maneuver costs outside 心府 (by maneuver identity)."""
+        return self._plain_cost
 
     @property
     def catalog(self) -> Catalog:

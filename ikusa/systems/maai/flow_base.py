@@ -86,10 +86,12 @@ class FlowBase:
         self.enc = enc
         self.opts = enc.opts
         self.memo = enc.memo
+        self.plain_cost: dict[int, int] = enc.plain_cost
         side_rank = {s: i for i, s in enumerate(enc.sides)}
         self.units: list[Unit] = [Unit(s, enc.resolved(s.id), side_rank[s.side], enc.zones[0], self.opts)
                                   for s in enc.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
+        self.side_units = [(s, [u for u in self.units if u.side == s]) for s in enc.sides]
         self.maai = 1
         self.phase = "count"  # count | lull | survival | over
         self.actor: Unit | None = None
@@ -162,7 +164,7 @@ class FlowBase:
 
     # -- end of combat --------------------------------------------------------------------
     def sides_able(self) -> list[str]:
-        return [s for s in self.enc.sides if any(u.side == s and u.able for u in self.units)]
+        return [s for s, us in self.side_units if any(not u.incapacitated for u in us)]
 
     def combat_over(self) -> bool:
         return self.phase in ("survival", "over") or len(self.sides_able()) <= 1

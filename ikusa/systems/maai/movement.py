@@ -37,6 +37,10 @@ class MovementFlow(AttackFlow):
         """S-R30/S-R31/S-R32: final cost with the floor 1 (a 0-活力 [型] may cost 0), with the
         心府 modifiers when the unit is in 心府 (memoised on what it depends on)."""
         in_shinpu = bool(u.shinpu)
+        if not in_shinpu and m.kind != "command":
+            c = self.plain_cost.get(id(m))
+            if c is not None:
+                return c
         key = ("cost", id(m), u.id if in_shinpu or m.kind == "command" else "")
         c = self.memo.get(key)
         if c is None:
@@ -50,6 +54,8 @@ class MovementFlow(AttackFlow):
                     return UNUSABLE
             base = squad_command_cost(u.ab["chi"], self.opts) if m.kind == "command" else m.cost
             c = self.memo[key] = final_cost(base, mods, "zero_vigor_kata" if m.zero_cost else None, self.opts)
+            if not in_shinpu and m.kind != "command":
+                self.plain_cost[id(m)] = c
         return c
 
     def improv_cost(self, u: Unit, m: Move) -> int:

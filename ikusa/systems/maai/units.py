@@ -34,6 +34,7 @@ class Unit:
         "bleeding",
         "breath_spent",
         "breaths_taken",
+        "breath_moves",
         "broken",
         "collapse",
         "crit_ext",
@@ -85,6 +86,9 @@ class Unit:
         self.ab = dict(spec.abilities)
         self.skills = {k: skill_bonus(v, opts) for k, v in spec.skills.items()}
         self.moves: list[Move] = list(res.moves)
+        #: the maneuvers that can appear in a breath (小康-only 整備 left out)
+        self.breath_moves: list[Move] = [m for m in self.moves
+                                         if m.kind != "maintenance" or m.effect == "remove_bleed"]
         self.crit_ext = res.crit_extension
         tai = self.ab["tai"]
         grade = Grade.parse(spec.grade)
@@ -165,6 +169,8 @@ class Unit:
 
     def weapon_usable(self, m: Move) -> bool:
         """A weapon maneuver needs the weapon in hand and unbroken (S-R10, S-G07)."""
+        if not (self.dropped or self.broken):
+            return True
         if m.src is None or m.src.weapon is None or m.kind not in ("attack", "defence", "counter"):
             return True
         return not (self.dropped or self.broken)
