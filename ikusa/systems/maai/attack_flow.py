@@ -107,9 +107,11 @@ class AttackFlow(FumbleFlow):
             notes.append("奇襲+2 (S-R13)")
             target.unaware = False
         if enhanced:
-            # S-G17: the target becomes 無防備 on declaration and cannot defend against it
+            # S-G17: the target cannot defend against it and becomes 無防備, on declaration
+            # (default: −4 applies to this attack) or after the attack (option)
             u.hidden = False
-            self.make_defenceless(target, "強化奇襲の対象 (S-R55/S-R63)")
+            if self.opts.surprise.enhanced_defenseless_timing == "on_declare":
+                self.make_defenceless(target, "強化奇襲の対象 (S-R55/S-R63)")
             notes.append("強化奇襲")
         if m.needs_load:
             u.loaded = False
@@ -159,6 +161,8 @@ class AttackFlow(FumbleFlow):
                   attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=total,
                   defence=ctx.defence, outcome=out.value)
         if not ok:
+            if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
+                self.make_defenceless(t, "強化奇襲の対象 (S-R55/S-R63)")
             if out.fumbled:
                 self.make_defenceless(a, "失着 (S-R10)")
                 if out.value == "業報":
@@ -282,6 +286,8 @@ class AttackFlow(FumbleFlow):
                               and x.zone == ctx.target.zone), None)
                 if other is not None:
                     self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")
+        if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
+            self.make_defenceless(ctx.target, "強化奇襲の対象 (S-R55/S-R63)")
         self._counter(ctx)
 
     def _break(self, ctx: AttackCtx) -> None:
@@ -377,4 +383,12 @@ class AttackFlow(FumbleFlow):
                 if c.outcome.value == "業報":
                     self.table_roll(t, "致命的失敗表", _done)
 
-        self.check(t, mod, dfn, f"{m.name} 反撃", rolled, m.crit_extension)
+        def own_fate_done(c: Check) -> None:
+            # S-G51: the lethal-hit exception also protects the attacker from a lethal counter
+            if (c.success and self.damage_of(m, c, "counter").target >= a.wounds and a.fate_left > 0
+                    and self.opts.fate.lethal_exception):
+                self.offer_fate(a, c, rolled, own=False)
+                return
+            rolled(c)
+
+        self.check(t, mod, dfn, f"{m.name} 反撃", own_fate_done, m.crit_extension)

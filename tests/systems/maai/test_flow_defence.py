@@ -114,3 +114,31 @@ def test_enhanced_surprise_blocks_defence() -> None:
     a = find(ev, "attack")
     assert a.data["defence"] == 6 and "強化奇襲" in a.text
     assert s.by_id["g2"].wounds == 2
+
+
+def test_enhanced_surprise_after_resolution_option() -> None:
+    """S-G17 option ``surprise.enhanced_defenseless_timing = after_resolution``: no −4 on the
+    attack itself, still no defence, 無防備 afterwards."""
+    kuro = unit("k", "A", yu=2, gi=2, fate=0, skills={"忍術": "免許"}, zone="out",
+                maneuvers=["move.onmitsu", "ninjatou.fui_no_ichigeki"])
+    g = unit("g2", "B", gi=0, fate=0, skills=KEN, maneuvers=["katana.ukenagashi"], zone="in")
+    s = state(kuro, g, zones=["in", "out"], options={"surprise": {"enhanced_defenseless_timing": "after_resolution"}})
+    push(s, "use:move.onmitsu>in")
+    ev = push(s, "use:ninjatou.fui_no_ichigeki>g2", 3, 4)
+    assert find(ev, "attack").data["defence"] == 10
+    assert s.by_id["g2"].wounds == 2 and s.by_id["g2"].defenceless
+
+
+def test_lethal_counter_lets_the_attacker_use_fate() -> None:
+    """S-G51 applied to counters: the 一閃 would drop the attacker to 0 → its own fate may
+    move one die of the counter roll: [7,1] + 4 = 12 ≥ 12 → −1 → 11: miss."""
+    oni = dict(ONI, wounds=1, fate=1)
+    s = state(_gen("katana.ukenagashi", "katana.issen"), unit("oni", "B", **oni))
+    push(s, "reserve:katana.issen")
+    push(s, "end")
+    push(s, "use:kanabou.kyouda>g", 7, 5)
+    push(s, "noreact", 7, 1)
+    d = s.pending()
+    assert d is not None and d.actor == "oni" and d.kind == "fate"
+    ev = push(s, "fate:0-1")
+    assert find(ev, "counter").data["total"] == 11 and s.by_id["oni"].wounds == 1
