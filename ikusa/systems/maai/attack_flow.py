@@ -38,6 +38,10 @@ class AttackCtx:
         self.evasion = False
 
 
+#: S-G23: the TN a 聖人 check is rolled against (2d10 − 10 can never be below it)
+SAINT_TN = -100
+
+
 def _done() -> None:
     return None
 
@@ -63,6 +67,16 @@ class AttackFlow(FumbleFlow):
                 target.base_def, target.armour_parts, target.defence_bonuses(), tags,
                 defenceless=target.defenceless, options=self.opts).final
         return v
+
+    def saint_target(self, u: Unit, m: Move, target: int, opposed: bool) -> int:
+        """S-G23: a check with a 聖人 skill succeeds whatever the TN (doubles still 会心, never
+        失着): it is rolled against an unreachable-low TN.  Opposed rolls (a parry against a hit
+        total) only with ``skills.saint_auto_success_scope = "all"`` (default)."""
+        if m.skill is None or m.skill not in u.saint:
+            return target
+        if opposed and self.opts.skills.saint_auto_success_scope != "all":
+            return target
+        return SAINT_TN
 
     def aim_cap(self, u: Unit, m: Move) -> int:
         """S-G08/S-G53 (costs.aim_focus_cap): the largest 照準集中 N for ``m`` now."""
@@ -124,7 +138,8 @@ class AttackFlow(FumbleFlow):
             ctx.chk = c
             self._after_attacker_fate(ctx, extra)
 
-        self.check(u, mod, ctx.defence, f"{m.name} 命中", rolled, m.crit_extension or u.crit_ext)
+        self.check(u, mod, self.saint_target(u, m, ctx.defence, opposed=False), f"{m.name} 命中", rolled,
+                   m.crit_extension or u.crit_ext)
 
     def _after_attacker_fate(self, ctx: AttackCtx, extra: str) -> None:
         c = ctx.chk
@@ -155,6 +170,8 @@ class AttackFlow(FumbleFlow):
         ok = out.succeeded
         total = c.total
         verdict = "命中" if ok else "失敗"
+        if c.target == SAINT_TN:
+            extra += " [聖人 自動成功 S-G23]"
         self.emit("attack", "S-R41", f"{a.name} {m.name} → {t.name}: 2D10[{c.dice[0]},{c.dice[1]}]"
                   f"{total - c.dice[0] - c.dice[1]:+d}={total} {'≥' if ok else '<'} "
                   f"防備{ctx.defence} {out.value if out.value not in ('成功', '失敗') else verdict}{extra}",
@@ -259,7 +276,8 @@ class AttackFlow(FumbleFlow):
 
         # S-G39: 一刀短拍 (defence and counter at once): +2 on the defence roll while its counter is held
         school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
-        self.check(t, self.defence_modifier(t, m) + school, c.total, f"{m.name} 防御", rolled, relevance="no_crit")
+        tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" else c.total
+        self.check(t, self.defence_modifier(t, m) + school, tn, f"{m.name} 防御", rolled, relevance="no_crit")
 
     # -- damage -----------------------------------------------------------------------------
     def _apply_damage(self, ctx: AttackCtx) -> None:
@@ -391,4 +409,5 @@ class AttackFlow(FumbleFlow):
                 return
             rolled(c)
 
-        self.check(t, mod, dfn, f"{m.name} 反撃", own_fate_done, m.crit_extension)
+        self.check(t, mod, self.saint_target(t, m, dfn, opposed=False), f"{m.name} 反撃", own_fate_done,
+                   m.crit_extension)

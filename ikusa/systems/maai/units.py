@@ -60,6 +60,7 @@ class Unit:
         "opts",
         "passed",
         "reservations",
+        "saint",
         "school_ids",
         "shinpu",
         "side",
@@ -85,6 +86,8 @@ class Unit:
         self.grade = spec.grade
         self.ab = dict(spec.abilities)
         self.skills = {k: skill_bonus(v, opts) for k, v in spec.skills.items()}
+        #: skills at 聖人: checks with them succeed automatically (S-R04, S-G23)
+        self.saint = frozenset(k for k, v in spec.skills.items() if v == "聖人")
         self.moves: list[Move] = list(res.moves)
         #: the maneuvers that can appear in a breath (小康-only 整備 left out)
         self.breath_moves: list[Move] = [m for m in self.moves

@@ -142,3 +142,15 @@ def test_lethal_counter_lets_the_attacker_use_fate() -> None:
     assert d is not None and d.actor == "oni" and d.kind == "fate"
     ev = push(s, "fate:0-1")
     assert find(ev, "counter").data["total"] == 11 and s.by_id["oni"].wounds == 1
+
+
+def test_s_g23_saint_auto_success() -> None:
+    """S-G23: 聖人 — the dice are rolled, the check succeeds whatever 防備 (here 20 vs 12),
+    doubles are 会心 and never 失着."""
+    s = state(unit("g", "A", yu=0, gi=1, fate=0, skills={"剣術": "聖人"}, weapons=["katana"]),
+              unit("oni", "B", **ONI))
+    ev = push(s, "use:katana.yokogiri>oni", 2, 3)
+    a = find(ev, "attack")
+    assert a.data["total"] == 8 and a.data["defence"] == 12 and a.data["outcome"] == "成功"
+    ev = push(s, "use:katana.yokogiri>oni", 1, 1)
+    assert find(ev, "attack").data["outcome"] == "会心" and s.by_id["oni"].wounds == 6 - 1 - 2
