@@ -1,0 +1,413 @@
+"""One attack, from the hit roll to damage and counters (000 §3.5–§3.9, 001).
+
+Sequence (S-G36): hit roll → attacker's fate → target's lethal-hit fate (S-G51) → on a hit
+the defender's reaction (reserved at 0, improvised at 1.5×, 緊急回避; none when 無防備 or
+against 強化奇襲) → defence roll and its fate → damage (1, 会心 2, special crits) → counter
+(一閃 model).  失着 → 無防備; 天命/業報 → d100 table (S-G07 placeholder tables).
+"""
+
+from __future__ import annotations
+
+from ikusa.engine.protocol import Option
+from ikusa.systems.maai.catalog import Tag
+from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
+from ikusa.systems.maai.damage import Damage
+from ikusa.systems.maai.equipment import resolve_break
+from ikusa.systems.maai.flow_base import dice_text, p_success
+from ikusa.systems.maai.fumble import FumbleFlow
+from ikusa.systems.maai.moves import Move
+from ikusa.systems.maai.options import CheckKind
+from ikusa.systems.maai.rules_link import apply_wounds, compute_defence, emergency_evasion, fatigue_penalty, hit_damage
+from ikusa.systems.maai.units import Unit
+
+
+class AttackCtx:
+    """The attack being resolved."""
+
+    __slots__ = ("attacker", "chk", "defence", "enhanced", "evasion", "move", "nullified", "target")
+
+    def __init__(self, attacker: Unit, target: Unit, move: Move, defence: int, enhanced: bool) -> None:
+        self.attacker = attacker
+        self.target = target
+        self.move = move
+        self.defence = defence
+        self.enhanced = enhanced
+        self.chk: Check | None = None
+        self.nullified = False
+        self.evasion = False
+
+
+#: S-G23: the TN a 聖人 check is rolled against (2d10 − 10 can never be below it)
+SAINT_TN = -100
+
+
+def _done() -> None:
+    return None
+
+
+class AttackFlow(FumbleFlow):
+    """Attack resolution (mixed into the state)."""
+
+    def defence_of(self, target: Unit, move: Move | None, aim: int = 0, gi: int = 0) -> int:
+        """防備 of ``target`` against ``move`` (S-R44…S-R48, S-G42; defence.compute_defence),
+        with 照準集中 ``aim`` added to the move's tag (S-R51, costs.aim_focus); memoised on what
+        it depends on: the unit's stance and 無防備, the move and the aim."""
+        st = target.stance
+        key = (target.id, st.id if st is not None else "", target.defenceless, id(move), aim, target.armour_rev,
+               target.formation)
+        v = self.memo.get(key)
+        if v is None:
+            tags: tuple[Tag, ...] = ()
+            if move is not None:
+                tags = move.tags
+                if aim and move.src is not None:
+                    tags = aim_focus(move.src, aim, gi, options=self.opts).tags
+            v = self.memo[key] = compute_defence(
+                target.base_def, target.armour_parts, target.defence_bonuses(), tags,
+                defenceless=target.defenceless, options=self.opts).final
+        return v
+
+    def saint_target(self, u: Unit, m: Move, target: int, opposed: bool) -> int:
+        """S-G23: a check with a 聖人 skill succeeds whatever the TN (doubles still 会心, never
+        失着): it is rolled against an unreachable-low TN.  Opposed rolls (a parry against a hit
+        total) only with ``skills.saint_auto_success_scope = "all"`` (default)."""
+        if m.skill is None or m.skill not in u.saint:
+            return target
+        if opposed and self.opts.skills.saint_auto_success_scope != "all":
+            return target
+        return SAINT_TN
+
+    def aim_cap(self, u: Unit, m: Move) -> int:
+        """S-G08/S-G53 (costs.aim_focus_cap): the largest 照準集中 N for ``m`` now."""
+        if not m.aim_focus:
+            return 0
+        room = u.cur_limit - u.breath_spent
+        return aim_focus_cap(u.ab["gi"], m.cost, room, self.opts)
+
+    def attack_modifier(self, u: Unit, m: Move, target: Unit, fatigue_index: int) -> int:
+        """S-R41/S-R52: ability + proficiency + fixed bonus + stance attack bonus + 連撃疲労
+        (S-R66) + basic surprise +2 on the target's first incoming attack (S-R13)."""
+        mod = u.ab[m.ability] + u.skill(m.skill) + m.bonus
+        if u.stance is not None:
+            mod += u.stance.attack_bonus
+        if m.melee:
+            mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), self.opts)
+        if target.unaware:
+            mod += self.opts.surprise.bonus
+        return mod
+
+    def fatigue_mitigations(self, u: Unit, m: Move) -> list[str]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def leave_shinpu(self, u: Unit) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def hit_odds(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> float:
+        mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
+        return p_success(max(-10, min(10, mod)), self.defence_of(target, m, aim, u.ab["gi"]))
+
+    # -- declaration ------------------------------------------------------------------------
+    def start_attack(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> None:
+        enhanced = u.hidden
+        if m.melee:
+            u.attacks_in_breath += 1
+        mod = self.attack_modifier(u, m, target, u.attacks_in_breath)
+        notes = []
+        if m.melee and u.attacks_in_breath >= 4:
+            pen = fatigue_penalty(u.attacks_in_breath, self.fatigue_mitigations(u, m), self.opts)
+            notes.append(f"連撃疲労{pen} (S-R66)")
+        if target.unaware:
+            notes.append("奇襲+2 (S-R13)")
+            target.unaware = False
+        if enhanced:
+            # S-G17: the target cannot defend against it and becomes 無防備, on declaration
+            # (default: −4 applies to this attack) or after the attack (option)
+            u.hidden = False
+            if self.opts.surprise.enhanced_defenseless_timing == "on_declare":
+                self.make_defenceless(target, "強化奇襲の対象 (S-R55/S-R63)")
+            notes.append("強化奇襲")
+        if m.needs_load:
+            u.loaded = False
+        if aim:
+            notes.append(f"照準集中{aim} (S-R51)")
+        ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]), enhanced)
+        extra = f" [{' '.join(notes)}]" if notes else ""
+
+        def rolled(c: Check) -> None:
+            ctx.chk = c
+            self._after_attacker_fate(ctx, extra)
+
+        self.check(u, mod, self.saint_target(u, m, ctx.defence, opposed=False), f"{m.name} 命中", rolled,
+                   m.crit_extension or u.crit_ext)
+
+    def _after_attacker_fate(self, ctx: AttackCtx, extra: str) -> None:
+        c = ctx.chk
+        assert c is not None
+        t = ctx.target
+        dmg = self.damage_of(ctx.move, c).target
+        if c.success and dmg >= t.wounds and t.fate_left > 0 and self.opts.fate.lethal_exception:
+
+            def moved(c2: Check) -> None:
+                ctx.chk = c2
+                self._resolve_hit(ctx, extra)
+
+            self.offer_fate(t, c, moved, own=False)
+            return
+        self._resolve_hit(ctx, extra)
+
+    def damage_of(self, m: Move, c: Check, kind: CheckKind = "attack") -> Damage:
+        """S-R41/S-R43/S-R60 (damage.hit_damage): hit = damage; 会心 = the catalog's crit damage
+        (2, special crits 斬馬刀/野太刀 3, 鉄砲 2 + 1 behind)."""
+        return hit_damage(c.outcome, m.damage, m.crit_damage, m.behind_damage, m.crit_behind_damage, kind, self.opts)
+
+    # -- hit or miss ------------------------------------------------------------------------
+    def _resolve_hit(self, ctx: AttackCtx, extra: str) -> None:
+        c = ctx.chk
+        assert c is not None
+        a, t, m = ctx.attacker, ctx.target, ctx.move
+        out = c.outcome
+        ok = out.succeeded
+        total = c.total
+        verdict = "命中" if ok else "失敗"
+        if c.target == SAINT_TN:
+            extra += " [聖人 自動成功 S-G23]"
+        self.emit("attack", "S-R41", f"{a.name} {m.name} → {t.name}: 2D10[{c.dice[0]},{c.dice[1]}]"
+                  f"{total - c.dice[0] - c.dice[1]:+d}={total} {'≥' if ok else '<'} "
+                  f"防備{ctx.defence} {out.value if out.value not in ('成功', '失敗') else verdict}{extra}",
+                  attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=total,
+                  defence=ctx.defence, outcome=out.value)
+        if not ok:
+            if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
+                self.make_defenceless(t, "強化奇襲の対象 (S-R55/S-R63)")
+            if out.fumbled:
+                self.make_defenceless(a, "失着 (S-R10)")
+                if out.value == "業報":
+                    self.table_roll(a, "致命的失敗表", _done)
+                else:
+                    self.fumble_extras(a, _done)
+            return
+        if out.value == "天命":
+            self.table_roll(a, "決定的瞬間表", lambda: self._ask_reaction(ctx))
+            return
+        self._ask_reaction(ctx)
+
+    # -- reaction ---------------------------------------------------------------------------
+    def reaction_options(self, t: Unit, ctx: AttackCtx) -> list[Option]:
+        """S-R37…S-R40, S-R53…S-R55, S-G35, S-G58, S-G60."""
+        if ctx.enhanced or t.defenceless or not t.able:
+            return []
+        c = ctx.chk
+        assert c is not None
+        out: list[Option] = []
+        seen: set[str] = set()
+        for r in t.reservations:
+            if r.kind == "defence" and r.id not in seen and t.weapon_usable(r):
+                seen.add(r.id)
+                p = p_success(self.defence_modifier(t, r), c.total)
+                out.append(Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
+                                  data={"kind": "react", "move": r.id, "reserved": True}))
+        for m in t.moves:
+            if m.kind != "defence" or not t.weapon_usable(m):
+                continue
+            cost = self.improv_cost(t, m)
+            if cost <= t.vigor:
+                p = p_success(self.defence_modifier(t, m), c.total)
+                out.append(Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
+                                  data={"kind": "react", "move": m.id, "reserved": False}))
+        if out:
+            out.append(Option("noreact", "防御しない", cost=0, data={"kind": "noreact"}))
+        return out
+
+    def defence_modifier(self, t: Unit, m: Move) -> int:
+        """S-R53/S-G37: 2d10 + 技 (+ the weapon skill once for parries) + fixed bonus."""
+        mod = t.ab[m.ability] + m.bonus
+        if m.defence_type == "parry":
+            mod += t.skill(m.skill)
+        return max(-10, min(10, mod))
+
+    def _ask_reaction(self, ctx: AttackCtx) -> None:
+        t = ctx.target
+        opts = self.reaction_options(t, ctx)
+        if not opts:
+            self._apply_damage(ctx)
+            return
+        c = ctx.chk
+        assert c is not None
+
+        def handle(key: str) -> None:
+            if key == "noreact":
+                self._apply_damage(ctx)
+                return
+            mid = key.split(":", 1)[1]
+            if key.startswith("react:"):
+                m = next(r for r in t.reservations if r.id == mid)
+                t.reservations.remove(m)
+                how = "予約発動 活力0 (S-R37)"
+            else:
+                m = next(x for x in t.moves if x.id == mid)
+                cost = self.improv_cost(t, m)
+                before = t.vigor
+                t.vigor -= cost
+                how = f"即興 活力{cost} {before}→{t.vigor} (S-R40)"
+            self._defend(ctx, m, how)
+
+        self.ask(t.id, "reaction", f"{t.name}: {ctx.attacker.name}の{ctx.move.name} 命中{c.total} に防御?", opts,
+                 handle)
+
+    def _defend(self, ctx: AttackCtx, m: Move, how: str) -> None:
+        t = ctx.target
+        c = ctx.chk
+        assert c is not None
+
+        def rolled(d: Check) -> None:
+            ok = d.success
+            self.emit("defence", "S-R53" + (",S-R54" if m.defence_type == "evasion" else ""),
+                      f"{t.name} {m.name} [{how}]: {dice_text(d)} {'≥' if ok else '<'} 命中{c.total} → "
+                      f"{'無効化' if ok else '失敗'}", unit=t.id, move=m.id, dice=list(d.dice), total=d.total,
+                      success=ok)
+            if ok:
+                ctx.nullified = True
+            else:
+                ctx.evasion = m.defence_type == "evasion"
+                if d.outcome.fumbled:
+                    self.make_defenceless(t, "防御の失着 (S-G28)")
+            self._apply_damage(ctx)
+
+        # S-G39: 一刀短拍 (defence and counter at once): +2 on the defence roll while its counter is held
+        school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
+        tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" else c.total
+        self.check(t, self.defence_modifier(t, m) + school, tn, f"{m.name} 防御", rolled, relevance="no_crit")
+
+    # -- damage -----------------------------------------------------------------------------
+    def _apply_damage(self, ctx: AttackCtx) -> None:
+        c = ctx.chk
+        assert c is not None
+        if not ctx.nullified:
+            self._break(ctx)
+            d = self.damage_of(ctx.move, c)
+            dmg = d.target
+            rule = d.rule + ",S-R60"
+            if ctx.evasion:
+                dmg = emergency_evasion(dmg)
+                rule = "S-R54,S-R60"
+            self.wound(ctx.target, dmg, rule, ctx.move.name)
+            if ctx.move.bleed and ctx.target.able and self.opts.status.bleed != "none" and not ctx.target.bleeding:
+                ctx.target.bleeding = True
+                self.emit("bleed", "S-G19", f"{ctx.target.name} 出血 (毎間合開始に戦力−1, 止血まで)",
+                          unit=ctx.target.id)
+            behind = d.behind
+            if behind:
+                # S-R43 / S-G15 / S-G65: one other enemy in the target's zone (the attacker's pick:
+                # the first listed) takes the pass-through damage, no roll
+                other = next((x for x in self.units if x.side == ctx.target.side and x.able and x is not ctx.target
+                              and x.zone == ctx.target.zone), None)
+                if other is not None:
+                    self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")
+        if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
+            self.make_defenceless(ctx.target, "強化奇襲の対象 (S-R55/S-R63)")
+        self._counter(ctx)
+
+    def _break(self, ctx: AttackCtx) -> None:
+        """S-R49 / S-G45 (equipment.resolve_break): [貫通 N] + [破壊] on a hit makes the armour
+        reduction permanent when the weapon's grade ≥ the armour's grade."""
+        m, t = ctx.move, ctx.target
+        if not t.armour or not any(tag.kind == "break" for tag in m.tags):
+            return
+        weapon = m.src.weapon if m.src is not None else None
+        grade = ctx.attacker.weapon_grades.get(weapon, "補給") if weapon else "補給"
+        res = resolve_break(m.tags, grade, t.armour, hit=True, options=self.opts)
+        if res.losses:
+            t.set_armour(res.pieces)
+        self.emit("break", "S-R49", f"{t.name} {res.text} (武器等級{grade})", unit=t.id, losses=res.losses,
+                  immune=list(res.immune))
+
+    def wound(self, t: Unit, dmg: int, rule: str, what: str) -> None:
+        """S-R60/S-R61: lose 戦力 (never below 0); 0 → 戦闘不能, removed from its zone; a 主
+        going down costs its squad 1 結束力."""
+        change = apply_wounds(t.wounds, dmg)
+        t.wounds = change.after
+        self.emit("damage", rule, f"{t.name} 戦力 {change.before}→{t.wounds} ({what} {dmg})", unit=t.id,
+                  damage=dmg, wounds=t.wounds)
+        if change.incapacitated and not t.incapacitated:
+            t.incapacitated = True
+            t.reservations.clear()
+            self.leave_shinpu(t)
+            t.stance = None
+            t.vigor = 0
+            self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
+            if t.grade == "主" and t.squad:
+                self.lose_cohesion(t.squad, f"主 {t.name} 戦闘不能")
+
+    def lose_cohesion(self, squad: str, why: str) -> None:
+        """S-R61 / S-G14: 結束力 −1; at ``squad.rout_at`` the squad routs: its 雑/卒 leave the
+        battle (戦闘不能 without a survival roll)."""
+        sq = self.opts.squad
+        cur = self.cohesion.get(squad, sq.cohesion_start)
+        self.cohesion[squad] = cur - 1
+        self.emit("cohesion", "S-R61,S-G14", f"{why} → 分隊{squad} 結束力 {cur}→{cur - 1}", squad=squad,
+                  cohesion=cur - 1)
+        if cur - 1 <= sq.rout_at:
+            for u in self.units:
+                if u.squad == squad and u.able and u.grade in ("雑", "卒"):
+                    u.incapacitated = True
+                    u.vigor = 0
+                    u.reservations.clear()
+                    self.leave_shinpu(u)
+                    self.emit("rout", "S-G14", f"{u.name} 潰走 (分隊{squad} 結束力{cur - 1})", unit=u.id)
+
+    def make_defenceless(self, u: Unit, why: str) -> None:
+        """S-R63/S-R64/S-G41: 無防備: stance dissolved, reservations voided, 防備 −4."""
+        if u.incapacitated:
+            return
+        u.defenceless = True
+        dropped = []
+        if u.stance is not None:
+            dropped.append(f"構え{u.stance.name}解除")
+            u.stance = None
+        if u.reservations and self.opts.defenseless.voids_reservations:
+            dropped.append("予約消滅")
+            u.reservations.clear()
+        more = f" ({'・'.join(dropped)})" if dropped else ""
+        self.emit("defenceless", "S-R63,S-R64", f"{u.name} 無防備: {why}{more}", unit=u.id)
+
+    # -- counters ---------------------------------------------------------------------------
+    def _counter(self, ctx: AttackCtx) -> None:
+        """S-R56/S-R57/S-G38: a reserved counter triggers on a melee attack that hit (whether
+        nullified or not), or only after a nullification for school 反撃; not at 0 戦力."""
+        t, a = ctx.target, ctx.attacker
+        if (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able or not a.able or t.defenceless:
+            return
+        m = next((r for r in t.reservations if r.kind == "counter" and t.weapon_usable(r)
+                  and (ctx.nullified or not (r.counter_only_after_nullify
+                                             or self.opts.counter.issen_triggers != "hit_or_nullified"))), None)
+        if m is None:
+            return
+        t.reservations.remove(m)
+        mod = t.ab[m.ability] + t.skill(m.skill) + m.bonus + m.counter_bonus
+        dfn = self.defence_of(a, m)
+
+        def rolled(c: Check) -> None:
+            self.emit("counter", "S-R56", f"{t.name} {m.name} 反撃 → {a.name}: {dice_text(c)} "
+                      f"{'≥' if c.success else '<'} 防備{dfn} {c.outcome.value if c.doubles else ''}"
+                      f"{'命中' if c.success else '失敗'}", unit=t.id, target=a.id, move=m.id,
+                      dice=list(c.dice), total=c.total, defence=dfn)
+            if c.success:
+                self.wound(a, self.damage_of(m, c, "counter").target, "S-R56,S-R60", m.name)
+                if c.outcome.value == "天命":
+                    self.table_roll(t, "決定的瞬間表", _done)
+            elif c.outcome.fumbled:
+                self.make_defenceless(t, "反撃の失着 (S-R10)")
+                if c.outcome.value == "業報":
+                    self.table_roll(t, "致命的失敗表", _done)
+
+        def own_fate_done(c: Check) -> None:
+            # S-G51: the lethal-hit exception also protects the attacker from a lethal counter
+            if (c.success and self.damage_of(m, c, "counter").target >= a.wounds and a.fate_left > 0
+                    and self.opts.fate.lethal_exception):
+                self.offer_fate(a, c, rolled, own=False)
+                return
+            rolled(c)
+
+        self.check(t, mod, self.saint_target(t, m, dfn, opposed=False), f"{m.name} 反撃", own_fate_done,
+                   m.crit_extension)

@@ -1,0 +1,260 @@
+"""一呼吸 (a breath), built maneuver by maneuver (000 §3.3–§3.4, §3.7).
+
+Each breath decision lists the legal maneuvers with their 活力 cost and hit odds, plus
+``end`` (or ``pass`` before anything was done, S-G21).  Spending past the breath limit is
+allowed (S-G52) and triggers the overload check when the breath ends (S-R29); a 0-活力
+[型] is limited to once per effect and twice in all per 間合 (S-R59).
+"""
+
+from __future__ import annotations
+
+from ikusa.engine.errors import RuleViolation
+from ikusa.engine.protocol import Option
+from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.flow_base import dice_text
+from ikusa.systems.maai.movement import MovementFlow
+from ikusa.systems.maai.moves import Move
+from ikusa.systems.maai.rules_link import (
+    breath_limit,
+    check_zero_vigor_use,
+    overload_check,
+    overload_excess,
+)
+from ikusa.systems.maai.units import Unit
+
+
+class BreathFlow(MovementFlow):
+    """Breaths (mixed into the state)."""
+
+    def cost_now(self, u: Unit, m: Move) -> int:
+        """The cost of ``m`` for ``u`` now: final cost + a pending 構え崩し (S-T51)."""
+        if u.collapse:
+            return self.move_cost(u, m) + u.collapse
+        return self.move_cost(u, m)
+
+    def breath_limit(self, u: Unit) -> int:
+        return u.cur_limit
+
+    def zero_cap(self) -> int:
+        return self.opts.zero_cost.cap
+
+    def zero_refusal(self, u: Unit, m: Move) -> RuleViolation | None:
+        """S-R59 / S-G40 (costs.check_zero_vigor_use): each 0-活力 effect once per 間合, all of
+        them at most twice; the refusal, or ``None`` when one more use is legal."""
+        try:
+            check_zero_vigor_use(len(u.zero_used), u.zero_used.count(m.id), effect_limit=m.limit_per_round,
+                                 options=self.opts)
+        except RuleViolation as exc:
+            return exc
+        return None
+
+    def zero_ok(self, u: Unit, m: Move) -> bool:
+        return self.zero_refusal(u, m) is None
+
+    # -- the breath -------------------------------------------------------------------------
+    def start_breath(self, u: Unit) -> None:
+        """S-R35 step 3: ``u`` takes a breath at its count.  Its old reservations expire
+        (S-R38) and its 無防備 ends (S-R65) as the breath begins."""
+        count = u.count_value()
+        first = u.breaths_taken == 0 and u.first_bonus > 0
+        self.actor = u
+        u.breath_spent = 0
+        u.attacks_in_breath = 0
+        u.acted = 0
+        u.cur_limit = breath_limit(u.extensions, u.narrowed, self.opts)
+        u.narrowed = False
+        notes = []
+        if u.reservations:
+            notes.append(f"予約{len(u.reservations)}件 失効 (S-R38)")
+            u.reservations.clear()
+        if u.defenceless:
+            notes.append("無防備 解除 (S-R65)")
+            u.defenceless = False
+        bonus = f"+先攻{u.first_bonus}" if first else ""
+        more = f" {' '.join(notes)}" if notes else ""
+        self.emit("breath", "S-R35",
+                  f"カウント{count}: {u.name} の一呼吸 (活力{u.vigor}{bonus}, 限界{u.cur_limit}){more}",
+                  unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
+
+    def breath_options(self, u: Unit) -> list[Option]:
+        v = u.vigor
+        left = u.cur_limit - u.breath_spent
+        out: list[Option] = []
+        enemies = [t for t in self.units if t.side != u.side and t.able]
+        weapon_ok = not (u.dropped or u.broken)
+        for m in u.breath_moves:
+            k = m.kind
+            if (k == "maintenance" and not u.bleeding) or not (weapon_ok or u.weapon_usable(m)):
+                continue
+            if k == "command" and not (u.squad and u.grade in ("主", "将")):
+                continue
+            cost = self.cost_now(u, m)
+            if cost > v:
+                continue
+            within = cost <= left
+            if k == "attack":
+                if m.needs_load and not u.loaded:
+                    continue
+                cap = self.aim_cap(u, m) if m.aim_focus else 0
+                for t in enemies:
+                    if self.in_reach(u, m, t):
+                        out.append(Option(f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost})", cost=cost,
+                                          odds=self.hit_odds(u, m, t),
+                                          data={"kind": "attack", "move": m.id, "target": t.id, "within": within}))
+                        for n in range(1, cap + 1):
+                            if cost + n > v:
+                                break
+                            out.append(Option(
+                                f"use:{m.id}>{t.id}+aim{n}", f"{m.name} 照準集中{n} → {t.name} (活力{cost + n})",
+                                cost=cost + n, odds=self.hit_odds(u, m, t, n),
+                                data={"kind": "attack", "move": m.id, "target": t.id, "aim": n,
+                                      "within": cost + n <= left}))
+            elif k == "defence" or k == "counter":
+                if m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m)):
+                    out.append(Option(f"reserve:{m.id}", f"{m.name} を予約 (活力{cost})", cost=cost,
+                                      data={"kind": "reserve", "move": m.id, "within": within}))
+            elif k == "movement":
+                out.extend(self.movement_options(u, m, cost, within))
+            elif k == "stance":
+                if not u.defenceless and u.stance is not m:
+                    out.append(Option(f"stance:{m.id}", f"構え {m.name} (活力{cost})", cost=cost,
+                                      data={"kind": "stance", "move": m.id, "within": within}))
+            elif k == "maintenance":
+                out.append(Option(f"use:{m.id}", f"{m.name} (止血, 活力{cost})", cost=cost,
+                                  data={"kind": "feat", "move": m.id, "within": within}))
+            elif k == "command":
+                out.append(Option(f"use:{m.id}", f"{m.name} (陣形 防備+{self.opts.squad.formation_bonus}, 活力{cost})",
+                                  cost=cost, data={"kind": "command", "move": m.id, "within": within}))
+            elif k == "feat":
+                if not m.zero_cost or self.zero_ok(u, m):
+                    out.append(Option(f"use:{m.id}", f"{m.name} (活力{cost})", cost=cost,
+                                      data={"kind": "feat", "move": m.id, "within": within}))
+        if u.stance is not None:
+            out.append(Option("release", f"構え {u.stance.name} 解除 (活力0)", cost=0, data={"kind": "release"}))
+        if u.acted:
+            out.append(Option("end", "一呼吸を終える", cost=0, data={"kind": "end"}))
+        else:
+            out.append(Option("pass", "パス (この間合はもう一呼吸しない; 活力は反応用に残る)", cost=0,
+                              data={"kind": "pass"}))
+        return out
+
+    def ask_breath(self, u: Unit) -> None:
+        opts = self.breath_options(u)
+        if len(opts) == 1:
+            # nothing else is legal: end/pass without asking
+            if opts[0].key == "end":
+                self.finish_breath(u)
+            else:
+                self.do_pass(u)
+            return
+        self.ask(u.id, "breath", f"{u.name} の一呼吸: 活力{u.vigor} 消費{u.breath_spent}/限界{u.cur_limit}", opts,
+                 lambda key: self.breath_action(u, key))
+
+    def pay(self, u: Unit, cost: int) -> str:
+        before = u.vigor
+        u.vigor -= cost
+        u.breath_spent += cost
+        u.acted += 1
+        return f"活力{cost} {before}→{u.vigor}"
+
+    def breath_action(self, u: Unit, key: str) -> None:
+        if key == "end":
+            self.finish_breath(u)
+            return
+        if key == "pass":
+            self.do_pass(u)
+            return
+        if key == "release":
+            name = u.stance.name if u.stance else ""
+            u.stance = None
+            self.emit("stance", "S-R58,S-R31", f"{u.name} 構え {name} 解除 (活力0)", unit=u.id)
+            return
+        verb, _, rest = key.partition(":")
+        mid, _, arg = rest.partition(">")
+        m = next(x for x in u.moves if x.id == mid)
+        arg, _, aim_txt = arg.partition("+aim")
+        aim = int(aim_txt) if aim_txt else 0
+        cost = self.cost_now(u, m) + aim
+        paid = self.pay(u, cost)
+        if u.collapse:
+            paid += f" 構え崩し+{u.collapse} (S-T51)"
+            u.collapse = 0
+        if verb == "reserve":
+            if m.zero_cost:
+                u.zero_used.append(m.id)  # S-R57: a 0-活力 counter counts toward the 0-活力 cap
+            u.reservations.append(m)
+            self.emit("reserve", "S-R37", f"{u.name} {m.name} を予約 ({paid})", unit=u.id, move=m.id, cost=cost,
+                      vigor=u.vigor)
+        elif verb == "stance":
+            old = f" ({u.stance.name} 解除)" if u.stance else ""
+            u.stance = m
+            self.emit("stance", "S-R58,S-G16", f"{u.name} 構え {m.name}{old} ({paid})", unit=u.id, move=m.id,
+                      vigor=u.vigor)
+        elif m.kind == "attack":
+            self.emit("maneuver", "S-R27", f"{u.name} {m.name} ({paid})", unit=u.id, move=m.id, cost=cost,
+                      vigor=u.vigor)
+            self.start_attack(u, m, self.by_id[arg], aim)
+        elif m.kind == "movement":
+            self.do_movement(u, m, arg, paid)
+        elif m.kind == "maintenance":
+            u.bleeding = False
+            self.emit("bind_wound", "S-G19", f"{u.name} {m.name}: 出血が止まる ({paid})", unit=u.id)
+        elif m.kind == "command":
+            bonus = self.opts.squad.formation_bonus
+            members = [x for x in self.units if x.squad == u.squad and x.able]
+            for x in members:
+                x.formation = bonus
+            self.emit("command", "S-R22,S-G14", f"{u.name} {m.name}: 分隊{u.squad} 陣形 防備+{bonus} "
+                      f"({len(members)}人, 小康まで) ({paid})", unit=u.id, squad=u.squad)
+        else:  # feat
+            if m.zero_cost:
+                u.zero_used.append(m.id)
+                self.emit("feat", "S-R59", f"{u.name} {m.name} (0活力[型] {len(u.zero_used)}/{self.zero_cap()})",
+                          unit=u.id, move=m.id, zero_used=len(u.zero_used))
+            else:
+                self.emit("feat", "S-R58", f"{u.name} {m.name} ({paid})", unit=u.id, move=m.id, vigor=u.vigor)
+
+    def do_pass(self, u: Unit) -> None:
+        """S-G21: a passed unit takes no more breaths this 間合 but keeps its 活力 for reactions."""
+        u.passed = True
+        u.breaths_taken += 1
+        self.actor = None
+        if not self.opts.count.pass_keeps_vigor:
+            u.vigor = 0
+        self.emit("pass", "S-G21", f"{u.name} パス (活力{u.vigor} 保持)", unit=u.id, vigor=u.vigor)
+
+    def finish_breath(self, u: Unit) -> None:
+        """S-R29: a breath that spent more than the limit ends with the overload check
+        2d10 + 體 − excess ≥ 11 (its maneuvers have already happened)."""
+        excess = overload_excess(u.breath_spent, u.cur_limit)
+        if excess <= 0 or not u.able:
+            self._close_breath(u, "")
+            return
+        tai = u.ab["tai"]
+
+        def rolled(c: Check) -> None:
+            res_ = overload_check(c.dice, tai, excess, u.cur_limit, self.opts)
+            if res_.success:
+                u.narrowed = True
+                res = f"成功 → 次の一呼吸の限界{res_.next_limit} (S-G32)"
+            else:
+                lost = u.vigor
+                u.vigor = 0
+                res = f"失敗 → 残り活力{lost}喪失"
+            self.emit("overload", "S-R29",
+                      f"{u.name} 過負荷判定 (消費{u.breath_spent} > 限界{u.cur_limit}, 超過{excess}): "
+                      f"{dice_text(c)} {'≥' if c.success else '<'} {self.opts.overload.tn} {res}", unit=u.id,
+                      excess=excess, total=c.total, success=c.success, vigor=u.vigor)
+            if not c.success:
+                self.make_defenceless(u, "過負荷失敗 (S-R29)")
+            self._close_breath(u, "")
+
+        first = overload_check(self.roll2(f"{u.name} 過負荷判定"), tai, excess, u.cur_limit, self.opts)
+        self.offer_fate(u, first.check, rolled, own=True, relevance="no_crit")
+
+    def _close_breath(self, u: Unit, note: str) -> None:
+        u.breaths_taken += 1
+        u.hidden = False
+        self.actor = None
+        self.emit("breath_end", "S-R35", f"{u.name} 一呼吸終了 (消費{u.breath_spent}, 残り活力{u.vigor}){note}",
+                  unit=u.id, spent=u.breath_spent, vigor=u.vigor)

@@ -1,0 +1,29 @@
+"""The count (カウント進行, S-R35): who takes the next breath."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ikusa.systems.maai.units import Unit
+
+
+def count_key(u: Unit, order: int) -> tuple[int, int, int, int]:
+    """Sort key, smallest first: highest count (活力, + 先攻 before the first breath, S-T18),
+    then higher 技, then the ally side (the first side listed, S-T17/S-G49), then encounter
+    order (S-G49: within one side and equal 技 the encounter order stands for the
+    controller's choice)."""
+    return (-u.count_value(), -u.ab["gi"], u.side_rank, order)
+
+
+def next_to_act(units: Sequence[Unit]) -> Unit | None:
+    """S-R35: the unit whose count comes next, or ``None`` when ② is over (every unit has 0
+    活力 or has passed, S-G21)."""
+    best: Unit | None = None
+    best_key: tuple[int, int, int, int] | None = None
+    for i, u in enumerate(units):
+        if u.incapacitated or u.passed or u.vigor <= 0:
+            continue
+        k = count_key(u, i)
+        if best_key is None or k < best_key:
+            best, best_key = u, k
+    return best

@@ -1,0 +1,292 @@
+"""The maai encounter schema (pydantic): units, sides, zones, options, homebrew content.
+
+A unit names catalog entries (``weapons``, ``maneuvers``, ``armour``, ``stances``,
+``feats``, ``schools``; ids, Japanese names or aliases) plus stat-block overrides.
+Abilities accept ASCII keys (yu gi tai chi bi un) and the Japanese ones (勇 技 體/体 智 美 運).
+``homebrew:`` holds extra catalog entries in the catalog's own format (docs/maai-catalog.md).
+Every problem is an :class:`~ikusa.engine.errors.InputError` naming the file, the field and
+the problem (an unknown maneuver, a missing ability …).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+
+from ikusa.engine.encounter import validation_error
+from ikusa.engine.errors import InputError
+from ikusa.systems.maai.catalog import Catalog, build_catalog, default_files, load_catalog
+from ikusa.systems.maai.equipment import ArmourState, grade_rank
+from ikusa.systems.maai.grades import Grade
+from ikusa.systems.maai.moves import (
+    ABILITIES,
+    ABILITY_ALIASES,
+    Move,
+    move_from_feat,
+    move_from_maneuver,
+    move_from_stance,
+)
+from ikusa.systems.maai.options import MaaiOptions, options_from_dict
+
+
+class UnitSpec(BaseModel):
+    """One combatant (S-R20, S-R44, S-R60 …)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    id: str = Field(pattern=r"^[A-Za-z0-9_\-]+$")
+    name: str
+    side: str
+    grade: str
+    abilities: dict[str, int]
+    skills: dict[str, str | int] = Field(default_factory=dict)
+    weapons: list[str] = Field(default_factory=list)
+    maneuvers: list[str] = Field(default_factory=list)
+    armour: list[str] = Field(default_factory=list)
+    stances: list[str] = Field(default_factory=list)
+    stance: str | None = None
+    feats: list[str] = Field(default_factory=list)
+    schools: list[str] = Field(default_factory=list)
+    #: 先攻 +N on the first breath only (S-R35, S-T18)
+    initiative: int = Field(default=0, ge=0, alias="先攻")
+    #: stat-block overrides (S-R44 "a lower value in an individual stat block overrides")
+    defence: int | None = None
+    wounds: int | None = Field(default=None, ge=1)
+    fate: int | None = Field(default=None, ge=0)
+    #: named NPCs make the survival roll (S-G25)
+    named: bool = False
+    #: unaware at combat start: its first incoming attack gets +2 (S-R13/S-G17)
+    unaware: bool = False
+    zone: str | None = None
+    squad: str | None = None
+    #: equipment grade per weapon id when not the catalog's (補給/一般/名品/神機, S-G06)
+    weapon_grades: dict[str, str] = Field(default_factory=dict)
+    #: breath-limit extensions by source (S-R28: distinct sources stack)
+    breath_extensions: dict[str, int] = Field(default_factory=dict)
+
+    @field_validator("grade")
+    @classmethod
+    def _grade(cls, raw: str) -> str:
+        try:
+            return Grade.parse(raw).value
+        except InputError as exc:
+            raise ValueError(exc.message) from None
+
+    @field_validator("abilities", mode="before")
+    @classmethod
+    def _abilities(cls, raw: Any) -> dict[str, int]:
+        if not isinstance(raw, Mapping):
+            raise ValueError("must be a mapping of the six abilities (勇 技 體 智 美 運)")
+        out: dict[str, int] = {}
+        for k, v in raw.items():
+            key = ABILITY_ALIASES.get(str(k))
+            if key is None:
+                raise ValueError(f"unknown ability {k!r}; use yu gi tai chi bi un or 勇 技 體 智 美 運")
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise ValueError(f"ability {k!r} must be a whole number")
+            out[key] = v
+        missing = [a for a in ABILITIES if a not in out]
+        if missing:
+            raise ValueError(f"missing ability(ies) {', '.join(missing)} (all six are required)")
+        return out
+
+
+@dataclass(slots=True)
+class ArmourPiece:
+    """Resolved armour (S-R44, S-G04): its equipment state (grade, [破壊] damage, repairs)
+    and its weight class for the 活力 penalty (S-R26)."""
+
+    state: ArmourState
+    weight: str
+
+
+@dataclass(slots=True)
+class ResolvedUnit:
+    """What the catalog gave a unit: its maneuvers, armour and passive feats."""
+
+    moves: list[Move]
+    armour: list[ArmourPiece]
+    stance: Move | None = None
+    crit_extension: bool = False
+    extensions: dict[str, int] = field(default_factory=dict)
+    feats: tuple[str, ...] = ()
+    schools: tuple[str, ...] = ()
+    weapon_grades: dict[str, str] = field(default_factory=dict)
+
+
+class MaaiEncounter(BaseModel):
+    """A whole maai encounter (without the common ``system``/``script`` keys)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: str = ""
+    description: str = ""
+    #: side order = tie order "allies first" (S-T17, S-G49): the first side listed is the ally side
+    sides: list[str] = Field(default_factory=list)
+    #: zones in a line (S-G15, invented): a move reaches a neighbour
+    zones: list[str] = Field(default_factory=lambda: ["field"])
+    units: list[UnitSpec] = Field(min_length=2)
+    options: dict[str, Any] = Field(default_factory=dict)
+    homebrew: dict[str, Any] = Field(default_factory=dict)
+    #: (invented) hard round cap: after this many 間合 the battle is a draw; every battle ends
+    max_maai: int = Field(default=50, ge=1)
+
+    _opts: MaaiOptions = PrivateAttr(default_factory=MaaiOptions)
+    _resolved: dict[str, ResolvedUnit] = PrivateAttr(default_factory=dict)
+    #: memo of pure rule results (costs, 防備) shared by every state of this encounter
+    _memo: dict[Any, int] = PrivateAttr(default_factory=dict)
+    _catalog: Catalog | None = PrivateAttr(default=None)
+    _plain_cost: dict[int, int] = PrivateAttr(default_factory=dict)
+
+    @property
+    def opts(self) -> MaaiOptions:
+        return self._opts
+
+    def resolved(self, unit_id: str) -> ResolvedUnit:
+        return self._resolved[unit_id]
+
+    @property
+    def memo(self) -> dict[Any, int]:
+        return self._memo
+
+    @property
+    def plain_cost(self) -> dict[int, int]:
+        """Memo of maneuver costs outside 心府 (by maneuver identity)."""
+        return self._plain_cost
+
+    @property
+    def catalog(self) -> Catalog:
+        assert self._catalog is not None
+        return self._catalog
+
+
+#: maneuvers every unit has (only offered when they apply)
+UNIVERSAL = ("move.ridatsu", "common.pick_up_weapon", "common.field_repair", "common.bind_wound")
+
+
+def _catalog(enc: MaaiEncounter, source: str) -> Catalog:
+    if not enc.homebrew:
+        return load_catalog()
+    text = yaml.safe_dump(enc.homebrew, allow_unicode=True)
+    return build_catalog([*default_files(), (f"{source}#homebrew", text)])
+
+
+def _lookup(cat: Catalog, section: str, key: str, source: str, field: str) -> Any:
+    try:
+        return cat.by_name(key, section)
+    except InputError as exc:
+        known = ", ".join(sorted(getattr(cat, section)))
+        raise InputError(f"{exc.message}; known: {known}", source=source, field=field) from None
+
+
+def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: str) -> ResolvedUnit:
+    where = f"units.{i}"
+    moves: list[Move] = []
+    seen: set[str] = set()
+
+    def add(m: Move) -> None:
+        if m.id not in seen:
+            seen.add(m.id)
+            moves.append(m)
+
+    for j, w in enumerate(u.weapons):
+        weapon = _lookup(cat, "weapons", w, source, f"{where}.weapons.{j}")
+        for m in cat.maneuvers_of(weapon.id):
+            add(move_from_maneuver(cat, m))
+    for j, key in enumerate(u.maneuvers):
+        add(move_from_maneuver(cat, _lookup(cat, "maneuvers", key, source, f"{where}.maneuvers.{j}")))
+    # maneuvers every unit has: leaving 心府 (S-G12), picking a dropped weapon up (S-T51), 応急補修 (S-R50),
+    # 止血 (S-G19)
+    for key in UNIVERSAL:
+        if key in cat.maneuvers:
+            add(move_from_maneuver(cat, cat.maneuver(key)))
+    stance_moves: dict[str, Move] = {}
+    for j, key in enumerate(u.stances):
+        sm = move_from_stance(_lookup(cat, "stances", key, source, f"{where}.stances.{j}"), opts)
+        stance_moves[sm.id] = sm
+        add(sm)
+    start = None
+    if u.stance is not None:
+        start = move_from_stance(_lookup(cat, "stances", u.stance, source, f"{where}.stance"), opts)
+        if start.id not in stance_moves:
+            add(start)
+    crit_ext = False
+    extensions = dict(u.breath_extensions)
+    for j, key in enumerate(u.feats):
+        f = _lookup(cat, "feats", key, source, f"{where}.feats.{j}")
+        fm = move_from_feat(f)
+        if fm is not None:
+            add(fm)
+        crit_ext = crit_ext or f.crit_extension
+        if f.breath_limit_bonus:
+            extensions[f.id] = f.breath_limit_bonus
+    for j, key in enumerate(u.schools):
+        s = _lookup(cat, "schools", key, source, f"{where}.schools.{j}")
+        crit_ext_school = s.crit_extension
+        for k, mv in enumerate(moves):
+            if mv.kind == "counter" and (s.skill is None or mv.skill == s.skill):
+                moves[k] = replace(
+                    mv, counter_bonus=mv.counter_bonus + s.counter_bonus,
+                    defence_roll_bonus=mv.defence_roll_bonus + s.defence_bonus,
+                    counter_only_after_nullify=mv.counter_only_after_nullify or s.counter_after_defence_only,
+                    crit_extension=mv.crit_extension or crit_ext_school,
+                    cost=s.counter_cost if s.counter_cost is not None else mv.cost,
+                    zero_cost=mv.zero_cost or s.counter_cost == 0,
+                )
+        for mid in s.maneuvers:
+            add(move_from_maneuver(cat, cat.maneuver(mid)))
+    armour: list[ArmourPiece] = []
+    for j, key in enumerate(u.armour):
+        a = _lookup(cat, "armour", key, source, f"{where}.armour.{j}")
+        armour.append(ArmourPiece(ArmourState.from_catalog(a), a.weight))
+        if a.breath_limit_bonus:
+            extensions[a.id] = a.breath_limit_bonus
+    for sk, tier in u.skills.items():
+        if isinstance(tier, str) and tier not in opts.skills.tier_bonus and tier != "聖人":
+            raise InputError(f"unknown proficiency tier {tier!r}; known: {', '.join(opts.skills.tier_bonus)}, 聖人",
+                             source=source, field=f"{where}.skills.{sk}")
+    feat_ids = tuple(_lookup(cat, "feats", k, source, f"{where}.feats.{j}").id for j, k in enumerate(u.feats))
+    school_ids = tuple(_lookup(cat, "schools", k, source, f"{where}.schools.{j}").id for j, k in enumerate(u.schools))
+    grades = {wid: w.grade for wid, w in cat.weapons.items()}
+    for wid, g in u.weapon_grades.items():
+        try:
+            grade_rank(g, opts)
+        except InputError as exc:
+            raise InputError(exc.message, source=source, field=f"{where}.weapon_grades.{wid}") from None
+        grades[_lookup(cat, "weapons", wid, source, f"{where}.weapon_grades").id] = g
+    return ResolvedUnit(moves=moves, armour=armour, stance=start, crit_extension=crit_ext, extensions=extensions,
+                        feats=feat_ids, schools=school_ids, weapon_grades=grades)
+
+
+def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:
+    """Validate an encounter mapping; errors name ``source``, the field and the problem."""
+    try:
+        enc = MaaiEncounter.model_validate(dict(data))
+    except ValidationError as exc:
+        raise validation_error(exc, source) from None
+    ids = [u.id for u in enc.units]
+    for i, uid in enumerate(ids):
+        if uid in ids[:i]:
+            raise InputError(f"duplicate unit id {uid!r}", source=source, field=f"units.{i}.id")
+    if not enc.sides:
+        for u in enc.units:
+            if u.side not in enc.sides:
+                enc.sides.append(u.side)
+    if len(enc.sides) < 2:
+        raise InputError("an encounter needs at least two sides", source=source, field="sides")
+    enc._opts = options_from_dict(enc.options, source)
+    cat = _catalog(enc, source)
+    enc._catalog = cat
+    for i, u in enumerate(enc.units):
+        if u.side not in enc.sides:
+            raise InputError(f"side {u.side!r} is not one of sides {enc.sides}", source=source,
+                             field=f"units.{i}.side")
+        if u.zone is not None and u.zone not in enc.zones:
+            raise InputError(f"zone {u.zone!r} is not one of zones {enc.zones}", source=source,
+                             field=f"units.{i}.zone")
+        enc._resolved[u.id] = _resolve_unit(cat, enc._opts, u, i, source)
+    return enc

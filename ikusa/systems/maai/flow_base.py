@@ -1,0 +1,186 @@
+"""The state-machine core of a maai combat: the pending decision ("wait"), event emission,
+dice checks with fate intervention, and the end-of-combat test.
+
+Every decision the state waits for is a :class:`Wait`: the :class:`Decision` shown to the
+GM/player/AI and the handler that continues the flow with the chosen key.  A handler may set
+the next wait (another decision) or leave none, in which case :meth:`FlowBase._advance`
+works out what comes next (the same breath, the next count, 小康 …).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from ikusa.dice.source import DiceSource
+from ikusa.engine.errors import RuleViolation
+from ikusa.engine.events import Event
+from ikusa.engine.protocol import Decision, Option
+from ikusa.systems.maai.check import OUTCOME_RANK, Check
+from ikusa.systems.maai.encounter import MaaiEncounter
+from ikusa.systems.maai.moves import Move
+from ikusa.systems.maai.units import Unit
+
+Handler = Callable[[str], None]
+Then = Callable[[Check], None]
+
+# P(2d10 >= k) for k in -40..60 (S-R02), indexed by k + 40
+_GE = [sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100 for k in range(-40, 61)]
+
+
+def p_success(modifier: int, target: int) -> float:
+    """P(2d10 + modifier ≥ target) (S-R01), modifier already clamped."""
+    k = target - modifier
+    if k <= -40:
+        return 1.0
+    if k >= 60:
+        return 0.0
+    return _GE[k + 40]
+
+
+def dice_text(c: Check) -> str:
+    return f"2D10[{c.dice[0]},{c.dice[1]}]{c.applied_modifier:+d}={c.total}"
+
+
+@lru_cache(maxsize=65536)
+def _fate_alternatives(dice: tuple[int, int], modifier: int, target: int, crit_extension: bool, relevance: str,
+                       own: bool) -> tuple[tuple[int, int, bool, str, int], ...]:
+    """The single-die ±1 interventions that change what a roll means (memoised: a pure
+    function of the roll), as (die, delta, better for the chooser, outcome, total)."""
+    chk = Check(dice, modifier, target, crit_extension)
+    base = _rank(chk, relevance)
+    out = []
+    for i, d in chk.fate_choices():
+        alt = chk.with_fate(i, d)
+        rank = _rank(alt, relevance)
+        if rank != base:
+            out.append((i, d, rank > base if own else rank < base, alt.outcome.value, alt.total))
+    return tuple(out)
+
+
+def _rank(c: Check, relevance: str) -> int:
+    if relevance == "success":
+        return int(c.success)
+    r = OUTCOME_RANK[c.outcome]
+    if relevance == "no_crit":
+        return 3 if r >= 3 else (2 if r == 2 else 1)
+    return r
+
+
+class Wait:
+    """A pending decision and the handler that continues the flow."""
+
+    __slots__ = ("by_key", "decision", "handler")
+
+    def __init__(self, decision: Decision, handler: Handler) -> None:
+        self.decision = decision
+        self.handler = handler
+        self.by_key = {o.key: o for o in decision.options}
+
+
+class FlowBase:
+    """Shared state and machinery of :class:`~ikusa.systems.maai.state.MaaiState`."""
+
+    def __init__(self, enc: MaaiEncounter) -> None:
+        self.enc = enc
+        self.opts = enc.opts
+        self.memo = enc.memo
+        self.plain_cost: dict[int, int] = enc.plain_cost
+        side_rank = {s: i for i, s in enumerate(enc.sides)}
+        self.units: list[Unit] = [Unit(s, enc.resolved(s.id), side_rank[s.side], enc.zones[0], self.opts)
+                                  for s in enc.units]
+        self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
+        self.side_units = [(s, [u for u in self.units if u.side == s]) for s in enc.sides]
+        self.maai = 1
+        self.phase = "count"  # count | lull | survival | over
+        self.actor: Unit | None = None
+        self.wait: Wait | None = None
+        self.ev: list[Event] = []
+        self.dice: DiceSource | None = None
+        self.winner: str | None = None
+        self.cohesion: dict[str, int] = {}
+        self.survivors_pending: list[Unit] = []
+        self.lull_queue: list[Unit] = []
+
+    # -- events ---------------------------------------------------------------------------
+    def emit(self, kind: str, rule: str, text: str, **data: Any) -> None:
+        self.ev.append(Event(kind, rule, text, data))
+
+    # -- waits ----------------------------------------------------------------------------
+    def ask(self, actor: str, kind: str, prompt: str, options: list[Option], handler: Handler) -> None:
+        self.wait = Wait(Decision(actor, kind, prompt, tuple(options)), handler)
+
+    def roll2(self, purpose: str) -> tuple[int, int]:
+        assert self.dice is not None
+        d = self.dice.roll(10, 2, purpose)
+        return d[0], d[1]
+
+    def check(self, unit: Unit, modifier: int, target: int, purpose: str, then: Then,
+              crit_extension: bool = False, relevance: str = "all") -> None:
+        """Roll a 2d10 check for ``unit`` and offer its fate intervention (S-R14…S-R17)."""
+        chk = Check(self.roll2(f"{unit.name} {purpose}"), modifier, target, crit_extension)
+        self.offer_fate(unit, chk, then, own=True, relevance=relevance)
+
+    def offer_fate(self, owner: Unit, chk: Check, then: Then, own: bool, allow_down: bool = False,
+                   relevance: str = "all") -> None:
+        """Ask ``owner`` whether to spend a fate use (±1 on one die) on ``chk``.
+
+        Only interventions that change what the outcome means are offered (S-G27: one use per
+        roll); when none does, no question is asked.  ``relevance`` (S-G28): ``"all"`` for
+        attacks and counters (天命/会心/成功/失敗/失着/業報), ``"no_crit"`` for defence and
+        overload checks (会心 has no effect there, 失着 does), ``"success"`` for the survival
+        roll.  ``own`` = False is
+        the lethal-hit exception (S-G51): the target moves a die of the attacker's roll."""
+        if owner.fate_left <= 0 or not (owner.able or allow_down):
+            then(chk)
+            return
+        alts = _fate_alternatives(chk.dice, chk.modifier, chk.target, chk.crit_extension, relevance, own)
+        if not alts:
+            then(chk)
+            return
+        options = [Option(f"fate:{i}{d:+d}", f"運命介入 {i + 1}個目 {chk.dice[i]}→{chk.dice[i] + d}"
+                          f" ({outcome}, 合計{total})", cost=1,
+                          data={"kind": "fate", "better": better, "outcome": outcome})
+                   for i, d, better, outcome, total in alts]
+        options.append(Option("nofate", "運命介入しない", data={"kind": "fate", "better": False}))
+
+        def handle(key: str) -> None:
+            if key == "nofate":
+                then(chk)
+                return
+            i, d = int(key[5]), int(key[6:])
+            new = chk.with_fate(i, d)
+            owner.fate_left -= 1
+            rule = "S-R14" if own else "S-G51"
+            self.emit("fate", rule, f"{owner.name} 運命介入: {i + 1}個目 {chk.dice[i]}→{new.dice[i]} "
+                      f"({chk.total}→{new.total}, {new.outcome.value}) 残り{owner.fate_left}",
+                      unit=owner.id, die=i, delta=d, total=new.total, fate_left=owner.fate_left)
+            then(new)
+
+        what = "自分の判定" if own else "致命の一撃 (S-G51)"
+        self.ask(owner.id, "fate", f"{owner.name}: {what} {dice_text(chk)} vs {chk.target} → "
+                 f"{chk.outcome.value}. 運命介入 (残り{owner.fate_left})?", options, handle)
+
+    # -- end of combat --------------------------------------------------------------------
+    def sides_able(self) -> list[str]:
+        return [s for s, us in self.side_units if any(not u.incapacitated for u in us)]
+
+    def combat_over(self) -> bool:
+        return self.phase in ("survival", "over") or len(self.sides_able()) <= 1
+
+    # -- hooks the flow modules implement ------------------------------------------------
+    def _advance(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def breath_limit(self, u: Unit) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def move_cost(self, u: Unit, m: Move) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def improv_cost(self, u: Unit, m: Move) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def refuse(self, rule: str, section: str, msg: str) -> RuleViolation:
+        return RuleViolation(rule, section, msg)

@@ -1,0 +1,78 @@
+"""AI policies for unattended maai battles: uniform random over legal options, and greedy."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ikusa.engine.protocol import Action, Decision, Option
+
+
+class RandomPolicy:
+    """Uniform over the legal options, using only the ``rng`` passed in."""
+
+    def choose(self, state: Any, decision: Decision, rng: random.Random) -> Action:
+        return decision.options[rng.randrange(len(decision.options))].key
+
+
+class GreedyPolicy:
+    """Spends 活力 within the breath limit, attacks the weakest reachable target with the
+    best odds, reserves a defence when it can, and uses fate whenever it helps (which the
+    engine only offers on rolls where the outcome changes: lethal hits, fumbles, misses)."""
+
+    min_odds = 0.1
+
+    def choose(self, state: Any, decision: Decision, rng: random.Random) -> Action:
+        opts = decision.options
+        kind = decision.kind
+        if kind == "breath":
+            return self._breath(state, decision)
+        if kind == "reaction":
+            best: Option | None = None
+            for o in opts:
+                if o.key == "noreact":
+                    continue
+                reserved = o.data.get("reserved", False)
+                if not reserved and (o.odds or 0.0) < 0.3:
+                    continue
+                if best is None or (reserved, o.odds or 0.0) > (best.data.get("reserved", False), best.odds or 0.0):
+                    best = o
+            return best.key if best is not None else "noreact"
+        if kind == "fate":
+            for o in opts:
+                if o.data.get("better"):
+                    return o.key
+            return "nofate"
+        if kind == "lull":
+            return opts[0].key
+        return opts[0].key
+
+    def _breath(self, state: Any, decision: Decision) -> Action:
+        best: Option | None = None
+        best_key: tuple[int, float] = (0, 0.0)
+        reserve: Option | None = None
+        by_id = state.by_id
+        me = by_id[decision.actor]
+        has_defence = any(r.kind == "defence" for r in me.reservations)
+        end = "pass"
+        for o in decision.options:
+            d = o.data
+            k = d.get("kind")
+            if k == "end":
+                end = "end"
+            if not d.get("within"):
+                continue
+            if k == "attack":
+                p = o.odds or 0.0
+                if p < self.min_odds:
+                    continue
+                key = (-by_id[d["target"]].wounds, p)
+                if best is None or key > best_key:
+                    best, best_key = o, key
+            elif k == "reserve" and reserve is None and not has_defence:
+                reserve = o
+        if best is not None:
+            return best.key
+        if reserve is not None:
+            return reserve.key
+        return end

@@ -1,0 +1,183 @@
+"""Runtime unit state of a maai combat (plain slotted objects: cheap to create and read)."""
+
+from __future__ import annotations
+
+from ikusa.systems.maai.check import fate_uses
+from ikusa.systems.maai.encounter import ResolvedUnit, UnitSpec
+from ikusa.systems.maai.equipment import ArmourState
+from ikusa.systems.maai.moves import Move
+from ikusa.systems.maai.options import MaaiOptions
+from ikusa.systems.maai.rules_link import (
+    DefenceBonus,
+    Grade,
+    armour_vigor_penalty,
+    base_defence,
+    base_wounds,
+    max_vigor,
+    skill_bonus,
+)
+
+_WEIGHT_RANK = {"なし": 0, "軽甲": 1, "重甲": 2, "重装甲": 3}
+
+
+class Unit:
+    """One combatant during a battle."""
+
+    __slots__ = (
+        "ab",
+        "acted",
+        "armour",
+        "armour_parts",
+        "armour_rev",
+        "attacks_in_breath",
+        "base_def",
+        "bleeding",
+        "breath_moves",
+        "breath_spent",
+        "breaths_taken",
+        "broken",
+        "collapse",
+        "crit_ext",
+        "cur_limit",
+        "defenceless",
+        "dropped",
+        "extensions",
+        "fate_left",
+        "feat_ids",
+        "first_bonus",
+        "formation",
+        "grade",
+        "hidden",
+        "id",
+        "incapacitated",
+        "loaded",
+        "max_vigor",
+        "max_wounds",
+        "moves",
+        "name",
+        "named",
+        "narrowed",
+        "opts",
+        "passed",
+        "reservations",
+        "saint",
+        "school_ids",
+        "shinpu",
+        "side",
+        "side_rank",
+        "skills",
+        "squad",
+        "stance",
+        "status",
+        "unaware",
+        "vigor",
+        "weapon_grades",
+        "wounds",
+        "zero_used",
+        "zone",
+    )
+
+    def __init__(self, spec: UnitSpec, res: ResolvedUnit, side_rank: int, zone: str, opts: MaaiOptions) -> None:
+        self.opts = opts
+        self.id = spec.id
+        self.name = spec.name
+        self.side = spec.side
+        self.side_rank = side_rank
+        self.grade = spec.grade
+        self.ab = dict(spec.abilities)
+        self.skills = {k: skill_bonus(v, opts) for k, v in spec.skills.items()}
+        #: skills at 聖人: checks with them succeed automatically (S-R04, S-G23)
+        self.saint = frozenset(k for k, v in spec.skills.items() if v == "聖人")
+        self.moves: list[Move] = list(res.moves)
+        #: the maneuvers that can appear in a breath (小康-only 整備 left out)
+        self.breath_moves: list[Move] = [m for m in self.moves
+                                         if m.kind != "maintenance" or m.effect == "remove_bleed"]
+        self.crit_ext = res.crit_extension
+        tai = self.ab["tai"]
+        grade = Grade.parse(spec.grade)
+        self.max_wounds = spec.wounds if spec.wounds is not None else base_wounds(grade, tai, opts)
+        self.wounds = self.max_wounds
+        # S-R44: armour class parts (the shield counts as armour)
+        self.armour: tuple[ArmourState, ...] = tuple(a.state for a in res.armour)
+        self.armour_rev = 0
+        self.armour_parts: tuple[DefenceBonus, ...] = ()
+        self.set_armour(self.armour)
+        self.weapon_grades = res.weapon_grades
+        armour_bonus = sum(a.state.bonus for a in res.armour)
+        self.base_def = spec.defence - armour_bonus if spec.defence is not None else base_defence(grade, opts)
+        heaviest = max((a.weight for a in res.armour), key=lambda w: _WEIGHT_RANK.get(w, 0), default="なし")
+        self.max_vigor = max(0, max_vigor(self.ab["gi"], armour_vigor_penalty(heaviest, tai, opts), opts))
+        self.vigor = self.max_vigor
+        # S-R15 / S-G27: max(1, 運) uses per combat; a stat block may set another number (0 for mooks)
+        self.fate_left = spec.fate if spec.fate is not None else fate_uses(self.ab["un"])
+        self.first_bonus = spec.initiative
+        self.named = spec.named or spec.grade in opts.death.roll_for  # S-G25
+        self.unaware = spec.unaware
+        self.zone = spec.zone or zone
+        self.squad = spec.squad
+        self.extensions = dict(res.extensions)
+        self.feat_ids = res.feats
+        self.school_ids = res.schools
+        #: enemies this unit is in 心府 with (S-G12: a pairwise relation)
+        self.shinpu: set[str] = set()
+        self.dropped = False  # 武器落とし (S-R10/S-T51): weapon maneuvers need 武器を拾う first
+        self.broken = False  # 武器破損 (S-G07): weapon maneuvers unusable until repaired
+        self.bleeding = False  # 出血 (S-G19)
+        self.formation = 0  # squad formation 防備 bonus until 小康 (S-G14)
+        self.collapse = 0  # 構え崩し (S-T51): the next maneuver costs this much more
+        self.stance: Move | None = res.stance
+        self.defenceless = False
+        self.hidden = False
+        self.incapacitated = False
+        self.passed = False
+        self.reservations: list[Move] = []
+        self.zero_used: list[str] = []
+        self.narrowed = False  # the next breath follows a successful overload (S-G32)
+        self.breath_spent = 0
+        self.acted = 0
+        self.cur_limit = 5
+        self.attacks_in_breath = 0
+        self.breaths_taken = 0
+        self.loaded = True
+        self.status = ""  # "", "重傷", "死亡"
+
+    # -- derived numbers -------------------------------------------------------
+    def skill(self, name: str | None) -> int:
+        """S-R04 / S-G30: proficiency of a related skill; untrained −2; no skill → 0."""
+        if name is None:
+            return 0
+        b = self.skills.get(name)
+        return b if b is not None else skill_bonus(None, self.opts)
+
+    def defence_bonuses(self) -> tuple[DefenceBonus, ...]:
+        """Non-armour 防備 bonuses (stance, squad formation: S-R46)."""
+        out: tuple[DefenceBonus, ...] = ()
+        s = self.stance
+        if s is not None and s.defence_bonus:
+            out = (DefenceBonus(s.name, s.defence_bonus, "stance"),)
+        if self.formation:
+            out = (*out, DefenceBonus("陣形", self.formation, "formation"))
+        return out
+
+    def count_value(self) -> int:
+        """S-R35 / S-T18: the count a unit acts at: 活力, + 先攻 before its first breath."""
+        return self.vigor + (self.first_bonus if self.breaths_taken == 0 else 0)
+
+    def set_armour(self, pieces: tuple[ArmourState, ...]) -> None:
+        """New equipment state ([破壊], repair): the armour-class 防備 parts follow (S-R44/S-R49)."""
+        self.armour = pieces
+        self.armour_rev += 1
+        self.armour_parts = tuple(DefenceBonus(a.name, a.current, "shield" if a.slot == "shield" else
+                                               ("natural" if a.natural else "armour")) for a in pieces)
+
+    def weapon_usable(self, m: Move) -> bool:
+        """A weapon maneuver needs the weapon in hand and unbroken (S-R10, S-G07)."""
+        if not (self.dropped or self.broken):
+            return True
+        if m.src is None or m.src.weapon is None or m.kind not in ("attack", "defence", "counter"):
+            return True
+        return not (self.dropped or self.broken)
+
+    @property
+    def able(self) -> bool:
+        return not self.incapacitated
