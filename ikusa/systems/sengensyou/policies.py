@@ -1,0 +1,165 @@
+"""AI policies for 千幻抄: uniformly random legal play, and a greedy player following the
+designer's flow (G-R31): suppress with 弾幕, force DP spending with shots/melee, finish
+when a target's DP runs out; spend graze on damage; evade while it is cheap."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ikusa.engine.protocol import Decision, Option
+
+
+class RandomPolicy:
+    """Any legal option, uniformly (the property tests' adversary)."""
+
+    def choose(self, state: Any, decision: Decision, rng: random.Random) -> str:
+        return rng.choice(decision.options).key
+
+
+def _n(key: str) -> int:
+    return int(key.rsplit(":", 1)[1])
+
+
+class GreedyPolicy:
+    """A deterministic heuristic player (uses no randomness)."""
+
+    def choose(self, state: Any, decision: Decision, rng: random.Random) -> str:
+        handler = getattr(self, "_" + decision.kind, None)
+        if handler is None:
+            return decision.options[0].key
+        key: str = handler(state, decision)
+        return key
+
+    # -- turn start ------------------------------------------------------------------
+    def _row(self, st: Any, d: Decision) -> str:
+        f = st.f(d.actor)
+        keys = d.keys()
+        if "row:back" in keys and f.hp * 5 < f.hp_max * 2:
+            return "row:back"
+        return "row:front"
+
+    def _focus(self, st: Any, d: Decision) -> str:
+        f = st.f(d.actor)
+        return "focus:yes" if f.hp * 10 < f.hp_max * 3 else "focus:no"
+
+    # -- own action ------------------------------------------------------------------
+    def _action(self, st: Any, d: Decision) -> str:
+        f = st.f(d.actor)
+        keys = d.keys()
+        deploy = [k for k in keys if k.startswith("deploy:")]
+        if deploy and f.hp * 2 < f.hp_max:
+            return deploy[0]
+        shoudan = [k for k in keys if k.startswith("shoudan:")]
+        if shoudan and f.dp <= 2:
+            return shoudan[0]
+        best: tuple[float, int, str] = (0.5, 0, "wait" if "wait" in keys else "end")
+        for i, o in enumerate(d.options):
+            score = self._score(st, f, o)
+            if score is not None and (score, -i) > (best[0], best[1]):
+                best = (score, -i, o.key)
+        return best[2]
+
+    def _score(self, st: Any, f: Any, o: Option) -> float | None:
+        kind = o.data.get("kind")
+        dmg = float(o.data.get("exp_damage", 0.0))
+        cost = o.cost or 0
+        reserve = 0.0 if f.dp - cost >= 4 else 2.0
+        if kind == "barrage":
+            x = int(o.data["reduction"])
+            s = 0.0
+            for t in st.enemies(f):
+                s += dmg if t.dp < x else 0.8 * x
+            return float(s - reserve)
+        if kind == "shot":
+            t = st.f(o.data["target"])
+            odds = o.odds or 0.0
+            if t.dp == 0:
+                return dmg + 5 - 0.5 * cost
+            # force DP spending: a shot makes the target pay roughly its dice to evade
+            return float(odds * dmg + 0.6 * min(cost, t.dp) - 0.5 * cost - reserve)
+        if kind == "homing":
+            s = 0.0
+            for tid in o.data["targets"]:
+                t = st.f(tid)
+                s += dmg if t.dp == 0 else 0.35 * dmg
+            return s - 0.4 * cost - reserve
+        if kind == "melee":
+            t = st.f(o.data["target"])
+            hit = 1.0 if t.dp == 0 else 0.45
+            return (o.odds or 0.0) * hit * dmg - 0.4 * cost - reserve
+        if kind == "spell":
+            return (o.odds or 0.0) * dmg * 0.6 - 0.5 * cost - reserve
+        if kind == "sc":
+            targets = 1 if "target" in o.data else len(st.enemies(f))
+            return dmg * targets * (0.9 if f.hp * 2 < f.hp_max else 0.4)
+        return None
+
+    def _melee_hit(self, st: Any, d: Decision) -> str:
+        return max(d.options, key=lambda o: (min(o.cost or 0, 5), -(o.cost or 0))).key
+
+    # -- reactions -------------------------------------------------------------------
+    def _barrage(self, st: Any, d: Decision) -> str:
+        f = st.f(d.actor)
+        keys = d.keys()
+        reigeki = [k for k in keys if k.startswith("graze:reigeki:")]
+        if reigeki:
+            return reigeki[-1]
+        take = d.option("barrage:take")
+        dmg = int(take.data.get("damage", 0)) if take else 0
+        pay = d.option("barrage:pay")
+        if pay is not None and (f.dp - (pay.cost or 0) >= 3 or dmg >= f.hp):
+            return "barrage:pay"
+        return "barrage:take"
+
+    def _defence(self, st: Any, d: Decision) -> str:
+        f = st.f(d.actor)
+        defs = [o for o in d.options if o.key.startswith(("evade:", "guard:"))]
+        good = [o for o in defs if (o.odds or 0) >= 0.75]
+        if good:
+            return min(good, key=lambda o: (o.cost or 0, -(o.odds or 0))).key
+        if defs:
+            top = max(defs, key=lambda o: (o.odds or 0, -(o.cost or 0)))
+            if (top.odds or 0) >= 0.35:
+                return top.key
+        scd = [k for k in d.keys() if k.startswith("sc_defend:")]
+        if scd and f.hp * 3 < f.hp_max:
+            return scd[0]
+        return "none"
+
+    def _cover(self, st: Any, d: Decision) -> str:
+        good = [o for o in d.options if (o.odds or 0) >= 0.6]
+        return min(good, key=lambda o: o.cost or 0).key if good else "decline"
+
+    def _graze_boost(self, st: Any, d: Decision) -> str:
+        return d.options[-1].key
+
+    def _graze_resist(self, st: Any, d: Decision) -> str:
+        return d.options[-1].key
+
+    def _resist(self, st: Any, d: Decision) -> str:
+        return d.options[-1].key
+
+    def _sc_defence(self, st: Any, d: Decision) -> str:
+        f = st.f(d.actor)
+        amount = _amount(d.prompt)
+        return d.options[1].key if amount >= f.hp else "accept"
+
+    def _tekagen(self, st: Any, d: Decision) -> str:
+        return "tekagen:faint"
+
+    def _escape(self, st: Any, d: Decision) -> str:
+        return d.options[0].key
+
+    def _pursue(self, st: Any, d: Decision) -> str:
+        return d.options[0].key
+
+
+def _amount(prompt: str) -> int:
+    digits = ""
+    for ch in prompt.split(":", 1)[-1]:
+        if ch.isdigit():
+            digits += ch
+        elif digits:
+            break
+    return int(digits) if digits else 0
