@@ -120,7 +120,8 @@ def evade(st: SengensyouState, a: Fighter, t: Fighter, n: int, total: int) -> De
     extra = (f" 防御専念+{focus}" if focus else "") + (f" 不意打ち-{sup.penalty}" if sup.penalty else "")
     st.emit("evade", "G-R05,G-R19,G-G09",
             f"{t.name} 回避 感覚+〈回避〉{extra} {roll.show()} {'≥' if ok else '<'} {total} "
-            f"{'成功' if ok else '失敗'} (DP→{t.dp})", who=t.id, dp=n, total=roll.total, attack=total, success=ok)
+            f"{'成功' if ok else '失敗'} (DP→{t.dp})", who=t.id, dp=n, total=roll.total, attack=total, success=ok,
+            serial=st.attack_serial)
     return DefenceResult(t, "evaded" if ok else "hit", dice=n)
 
 
@@ -135,7 +136,8 @@ def guard(st: SengensyouState, g: Fighter, t: Fighter, n: int, total: int) -> De
     st.emit("guard", "G-R19,G-G16",
             f"{g.name} ガード{who} 身体+〈【近接武器】〉 {roll.show()} {'≥' if ok else '<'} {total} "
             + ("成功 (効果を受けない)" if ok else f"失敗 (ダメージ -{red})") + f" (DP→{g.dp}, 1ターン1回)",
-            who=g.id, target=t.id, dp=n, total=roll.total, attack=total, success=ok, reduction=0 if ok else red)
+            who=g.id, target=t.id, dp=n, total=roll.total, attack=total, success=ok, reduction=0 if ok else red,
+            serial=st.attack_serial, turn=st.turn)
     return DefenceResult(t, "guarded" if ok else "guard_failed", dice=n, reduction=0 if ok else red)
 
 

@@ -27,6 +27,9 @@ def explain(st: SengensyouState, action: str) -> RuleViolation:
     parts = action.split(":")
     head = parts[0]
     legal = ", ".join(d.keys()[:10]) + (" …" if len(d.options) > 10 else "")
+    if head in ("evade", "guard", "cover") and d.kind == "barrage":
+        return RuleViolation("G-R19", S_DEF, "弾幕 cannot be evaded or guarded: pay the DP reduction or take "
+                             "the fixed damage (G-G07)")
     if head in ("evade", "guard", "none", "cover") and d.kind not in ("defence", "cover"):
         return RuleViolation("G-R05", S_DEF, "only one defence action per attack, declared after seeing its "
                              "達成値; no defence is pending now")
