@@ -35,8 +35,8 @@ def unused(f: Fighter, kind: str) -> list[SpellCard]:
     return [card(c) for c in f.spec.spell_cards if c not in f.sc_used and card(c).type == kind]
 
 
-def _recover(st: SengensyouState, f: Fighter, c: SpellCard, why: str) -> None:
-    n = recovery(st, f, c)
+def _recover(st: SengensyouState, f: Fighter, c: SpellCard, why: str, n: int) -> None:
+    """Recover ``n`` DP (the user's [Lv or 3], G-G24), capped (G-G03)."""
     before = f.dp
     got = f.gain_dp(n, cap=st.opt.dp_cap_recovery)
     st.emit("sc_recovery", "G-R21,G-G24", f"{f.name} {c.name} ({why}): 弾消し DP+{n} → {before}→{f.dp}/{f.dp_max}",
@@ -88,11 +88,12 @@ def use_free(st: SengensyouState, f: Fighter, key: str) -> None:
         f.sc_deployed[cid] = c.hp
         st.emit("sc_deploy", "G-R21", f"{f.name} 展開型 {c.name} 展開 (カードHP{c.hp}"
                 + (", 隊列制限を無視" if c.ignore_rows else "") + ")", who=f.id, card=cid, hp=c.hp)
-        _recover(st, f, c, "展開")
+        _recover(st, f, c, "展開", recovery(st, f, c))
         return
     st.emit("sc_shoudan", "G-R21", f"{f.name} 消費型 {c.name} で消弾: 味方全員のDP回復", who=f.id, card=cid)
+    n = recovery(st, f, c)
     for g in [f, *st.allies(f)]:
-        _recover(st, g, c, "消弾")
+        _recover(st, g, c, "消弾", n)
 
 
 def defend(st: SengensyouState, t: Fighter, cid: str) -> None:
@@ -100,7 +101,7 @@ def defend(st: SengensyouState, t: Fighter, cid: str) -> None:
     t.sc_used.add(cid)
     st.emit("sc_defend", "G-R21,G-G24", f"{t.name} 消費型 {c.name} で防御: 自分を対象とする効果を全て無効化",
             who=t.id, card=cid)
-    _recover(st, t, c, "防御")
+    _recover(st, t, c, "防御", recovery(st, t, c))
 
 
 def absorb(st: SengensyouState, t: Fighter, amount: int) -> int:
@@ -124,7 +125,7 @@ def sc_attack(st: SengensyouState, f: Fighter, cid: str, target: str | None) -> 
     f.sc_used.add(cid)
     st.attack_serial += 1
     st.emit("sc_attack", "G-R21", f"{f.name} スペルカード宣言 {c.name}", who=f.id, card=cid)
-    _recover(st, f, c, "使用")
+    _recover(st, f, c, "使用", recovery(st, f, c))
     targets = [st.f(target)] if target else list(st.enemies(f))
     for t in targets:
         if not t.active:

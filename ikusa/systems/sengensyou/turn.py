@@ -42,10 +42,11 @@ def turn_start(st: SengensyouState) -> Flow:
     st.emit("turn_start", "G-G04", f"── 第{st.turn}ターン ──", turn=st.turn)
     from ikusa.systems.sengensyou.gm import arrive_reinforcements, simplified_order
 
-    arrive_reinforcements(st)
     for f in st.active():
         if st.turn > 1:
             recover(st, f)
+    arrive_reinforcements(st)  # after recovery: they enter with DP回復数 × 2 (G-R28)
+    for f in st.active():
         f.acted = f.guard_used = f.focus = f.moved = f.escaping = f.waited = False
     if st.opt.simplified:
         st.order = simplified_order(st)
