@@ -38,6 +38,17 @@ def perception(f: Fighter) -> int:
     return f.stat("感覚") + f.skill("感知")
 
 
+ALARM_ABILITIES = ("警報術", "識域結界")
+
+
+def in_alarm(st: SengensyouState, t: Fighter) -> bool:
+    """G-R24: inside a [警報術]/[識域結界] area: flagged in the encounter, or a character of
+    ``t``'s side (``t`` included) has one of those abilities."""
+    if t.spec.in_alarm:
+        return True
+    return any(g.ability(a) > 0 for g in [t, *st.allies(t)] for a in ALARM_ABILITIES)
+
+
 def _ambush(st: SengensyouState, a: Fighter) -> str | None:
     s = st.enc.surprise
     if s is not None and st.turn == 1 and a.side == s.side:
@@ -54,11 +65,11 @@ def surprise(st: SengensyouState, a: Fighter, t: Fighter) -> SurpriseEffect:
     if rng == "within":
         if not a.hidden and perception(t) >= stealth(a):
             return NONE  # noticed the attacker: a normal attack
-        if t.spec.in_alarm or t.spec.vigilant:
+        if in_alarm(st, t) or t.spec.vigilant:
             return limited
         return SurpriseEffect(no_evasion=True)
     # beyond 30 m (outside / far)
-    if t.spec.in_alarm:
+    if in_alarm(st, t):
         return SurpriseEffect(dice_cap=st.opt.surprise_max_dice)
     if t.spec.vigilant and perception(t) - st.opt.surprise_outside_penalty >= stealth(a):
         return SurpriseEffect(dice_cap=st.opt.surprise_max_dice)

@@ -240,3 +240,13 @@ def test_escape_contest_at_turn_end() -> None:
     push(c, "escape_dp:1", [])
     ev = push(c, "pursue_dp:1", [4, 2])  # 3+2+4 = 9 > 3+0+2 = 5
     assert fi(c, "a").escaped and st(c).winner == "y" and "逃走側の勝ち" in texts(ev)
+
+
+def test_alarm_spell_of_an_ally_counts_as_alarm_area() -> None:
+    """G-R24: an ally's [警報術] makes a complete surprise a normal one."""
+    c = combat([char("a", "x", skills={"ショット": 1, "隠密": 1}, abilities={"魔法": 2}),
+                char("b", "y", vigilant=False), char("w", "y", abilities={"警報術": 1})],
+               surprise={"side": "x", "range": "within"})
+    start_turn(c, declare={"a": 19, "b": 0, "w": 0})
+    push(c, "shot:b:1:magic", [1])
+    assert [k for k in keys(c) if k.startswith("evade:")] == ["evade:1", "evade:2", "evade:3"]
