@@ -98,7 +98,7 @@ def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
                             f"ホーミング {v.bullet.name} 達成値{v.check_base(f)}(+10/追加2DP) → {spec} "
                             f"(DP{cost}, ダメージ{v.damage_text()})", cost=cost,
                             data={"kind": "homing", "src": v.key, "targets": [t.id for t in group],
-                                  "boosts": list(boosts),
+                                  "boosts": list(boosts), "base": v.check_base(f),
                                   "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
     if can_melee(f) and can_use_front_attacks(f) and cap >= 2:
         for t in shot_targets(st, f):

@@ -62,6 +62,7 @@ class SpellCard(_Model):
     damage_dice: int = Field(0, ge=0)
     stat: Stat = "知性"
     targets: Literal["one", "all"] = "one"
+    hit_bonus: int = 10  # consume-card attack: fixed 達成値 = stat + ability Lv + this (host data)
 
 
 class Spell(_Model):

@@ -33,6 +33,11 @@ Flow_DR = Generator[Decision, str, DefenceResult]
 Flow_bool = Generator[Decision, str, bool]
 
 
+#: the damage-table rule of each attack kind
+DAMAGE_RULE = {"shot": "G-R15", "homing": "G-R16,G-G14", "melee": "G-R17", "barrage": "G-R18,G-G06",
+               "spell": "G-G22", "sc": "G-R21,G-G24"}
+
+
 def succeeds(st: SengensyouState, total: int, attack: int) -> bool:
     """G-G09: ties go to the defender by default."""
     return total >= attack if st.opt.defence_tie == "defender" else total > attack
@@ -174,7 +179,7 @@ def damage(st: SengensyouState, a: Fighter, t: Fighter, kind: str, *, dice: int,
     faces = roll_damage(dice, st.dice, f"{a.name} {label} ダメージ")
     amount = sum(faces) + fixed
     shown = f"{dice}D6[{','.join(map(str, faces))}]+{fixed}={amount}" if dice else f"固定{amount}"
-    st.emit("damage_roll", "G-R15,G-R16,G-R17,G-R18", f"{a.name} {label} ダメージ {shown}", who=a.id, target=t.id,
+    st.emit("damage_roll", DAMAGE_RULE[kind], f"{a.name} {label} ダメージ {shown}", who=a.id, target=t.id,
             faces=list(faces), amount=amount)
     rate = graze.BOOST_RATE.get(kind)
     if rate is not None and a.graze >= rate:

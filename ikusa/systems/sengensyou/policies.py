@@ -8,6 +8,11 @@ import random
 from typing import Any
 
 from ikusa.engine.protocol import Decision, Option
+from ikusa.systems.sengensyou.checks_flow import p_at_least
+
+
+def _evade_base(st: Any, t: Any) -> int:
+    return int(t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0))
 
 
 class RandomPolicy:
@@ -61,38 +66,42 @@ class GreedyPolicy:
         return best[2]
 
     def _score(self, st: Any, f: Any, o: Option) -> float | None:
+        """Designer's flow (G-R31): 弾幕 suppresses while the enemy has DP; shots and melee
+        apply pressure with a few dice; once a target cannot out-roll us (its DP ran out),
+        finish it with enough dice."""
         kind = o.data.get("kind")
         dmg = float(o.data.get("exp_damage", 0.0))
         cost = o.cost or 0
         reserve = 0.0 if f.dp - cost >= 4 else 2.0
         if kind == "barrage":
             x = int(o.data["reduction"])
-            s = 0.0
-            for t in st.enemies(f):
-                s += dmg if t.dp < x else 0.8 * x
+            s = sum(0.9 * x if t.dp >= x else dmg for t in st.enemies(f))
             return float(s - reserve)
         if kind == "shot":
-            t = st.f(o.data["target"])
             odds = o.odds or 0.0
-            if t.dp == 0:
-                return dmg + 5 - 0.5 * cost
-            # force DP spending: a shot makes the target pay roughly its dice to evade
-            return float(odds * dmg + 0.6 * min(cost, t.dp) - 0.5 * cost - reserve)
+            if odds >= 0.75 and st.f(o.data["target"]).dp <= 5:  # finishing: its DP ran out
+                return float(dmg * odds + 4 - 0.3 * cost)
+            return float(0.45 * min(cost, 5) + 0.5 * odds * dmg - 0.6 * max(0, cost - 5) - reserve)
         if kind == "homing":
             s = 0.0
-            for tid in o.data["targets"]:
+            for tid, boost in zip(o.data["targets"], o.data["boosts"], strict=True):
                 t = st.f(tid)
-                s += dmg if t.dp == 0 else 0.35 * dmg
-            return s - 0.4 * cost - reserve
+                total = int(o.data.get("base", 0)) + 10 * boost
+                miss = p_at_least(_evade_base(st, t), t.dp, total) if t.dp else 0.0
+                s += (1 - miss) * dmg + 0.3 * min(t.dp, 4)
+            return float(s - 0.5 * cost - reserve)
         if kind == "melee":
             t = st.f(o.data["target"])
-            hit = 1.0 if t.dp == 0 else 0.45
-            return (o.odds or 0.0) * hit * dmg - 0.4 * cost - reserve
-        if kind == "spell":
-            return (o.odds or 0.0) * dmg * 0.6 - 0.5 * cost - reserve
-        if kind == "sc":
-            targets = 1 if "target" in o.data else len(st.enemies(f))
-            return dmg * targets * (0.9 if f.hp * 2 < f.hp_max else 0.4)
+            hit = 1.0 if t.dp == 0 else 0.4
+            return float((o.odds or 0.0) * (hit * dmg + 0.5 * cost) - 0.5 * cost - reserve)
+        if kind == "spell":  # evaded or resisted cheaply while the target still has DP
+            t = st.f(o.data["target"])
+            lands = 0.9 if t.dp == 0 else 0.15
+            return float((o.odds or 0.0) * dmg * lands - 0.5 * cost - reserve)
+        if kind == "sc":  # kept for defence unless it can finish someone
+            targets = [st.f(o.data["target"])] if "target" in o.data else st.enemies(f)
+            finish = any(t.hp <= dmg and t.dp <= 3 for t in targets)
+            return float(dmg * len(targets) * (0.8 if finish else 0.1))
         return None
 
     def _melee_hit(self, st: Any, d: Decision) -> str:

@@ -123,15 +123,24 @@ def sc_attack(st: SengensyouState, f: Fighter, cid: str, target: str | None) -> 
     """消費型 as an own action: recover DP, then the card's damage to its target(s)."""
     c = card(cid)
     f.sc_used.add(cid)
-    st.attack_serial += 1
-    st.emit("sc_attack", "G-R21", f"{f.name} スペルカード宣言 {c.name}", who=f.id, card=cid)
+    st.emit("sc_attack", "G-R21,G-G24", f"{f.name} スペルカード宣言 {c.name} (達成値{hit_value(f, c)} 固定値)",
+            who=f.id, card=cid, total=hit_value(f, c))
     _recover(st, f, c, "使用", recovery(st, f, c))
     targets = [st.f(target)] if target else list(st.enemies(f))
+    total = hit_value(f, c)
     for t in targets:
         if not t.active:
             continue
-        yield from defence.damage(st, f, t, "sc", dice=c.damage_dice, fixed=f.stat(c.stat), reduction=0,
-                                  label=c.name)
+        st.attack_serial += 1
+        res = yield from defence.defend(st, f, t, "sc", total)
+        if res.outcome in ("hit", "guard_failed"):
+            yield from defence.damage(st, f, t, "sc", dice=c.damage_dice, fixed=f.stat(c.stat),
+                                      reduction=res.reduction, label=c.name)
         if st.update_end():
             return
+
+
+def hit_value(f: Fighter, c: SpellCard) -> int:
+    """Fixed 達成値 of a consume card's attack: stat + ability Lv + hit_bonus (host data)."""
+    return f.stat(c.stat) + (f.ability(c.ability) if c.ability else 0) + c.hit_bonus
 

@@ -125,7 +125,10 @@ def test_consumed_card_as_action_hits_every_enemy() -> None:
     c = combat([char("a", "x", abilities={"神術・陰陽術": 3}, spell_cards=["musou_fuuin"]), char("b", "y"),
                 char("d", "y")])
     start_turn(c, declare={"a": 19, "b": 0, "d": 0})
-    ev = push(c, "sc:musou_fuuin", [1, 1, 1, 1, 2, 2, 2, 2])
+    ev = push(c, "sc:musou_fuuin")  # fixed 達成値 = 知性3 + Lv3 + 10 = 16 (host data)
+    assert "達成値16" in texts(ev) and c.pending().actor == "b"  # type: ignore[union-attr]
+    ev = push(c, "none", [1, 1, 1, 1])  # 4D6 + 知性3 = 7
+    ev += push(c, "evade:1", [2, 2, 2, 2, 2])  # d: 3 + 2 = 5 < 16 → 4D6[2,2,2,2] + 3 = 11
     assert fi(c, "b").hp == 22 - 7 and fi(c, "d").hp == 22 - 11 and fi(c, "a").dp == 19
     assert len(of_kind(ev, "damage")) == 2
 
