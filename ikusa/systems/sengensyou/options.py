@@ -61,7 +61,9 @@ class SengensyouOptions(BaseModel):
     escape_track_floor: int = Field(-3, description="G-G27 (invented): the running score never goes below this.")
     # -- GM section (G-G29, G-G30, G-G32) -------------------------------------------------
     simplified: bool = Field(False, description="G-R30: simplified order around an NPC leader (G-G32 ties: PCs first).")
-    npc_fixed_dice: bool = Field(False, description="G-R29: NPC check dice read as 3.5 per die (no roll).")
+    npc_fixed_dice: bool | None = Field(
+        None, description="G-R29: NPC check dice read as 3.5 per die (no roll); unset = on exactly when "
+        "'simplified' is on (the GM section's online shortcuts, G-R29/G-R30).")
     fixed_roll_rounding: Literal["floor", "ceil"] = Field(
         "floor", description="G-G30: rounding of dice × 3.5 (floor by default).")
     surprise_far_tn: int = Field(15, description="G-G29 (invented): GM TN for hits from 100 m or more.")
@@ -70,6 +72,11 @@ class SengensyouOptions(BaseModel):
     surprise_max_dice: int = Field(3, ge=1, description="G-R24/G-G29: the hard 3D cap of surprise cases.")
     hidden_revealed_after_attack: bool = Field(
         True, description="G-R27 (invented detail): a hidden character is revealed once it has attacked.")
+    @property
+    def fixed_npc_dice(self) -> bool:
+        """G-R29: whether NPC checks use fixed values."""
+        return self.simplified if self.npc_fixed_dice is None else self.npc_fixed_dice
+
     # -- scene (invented) -----------------------------------------------------------------
     max_turns: int = Field(30, ge=1, description="(invented) every battle ends: after this many turns the GM "
                            "ends the scene with no winner.")

@@ -108,7 +108,7 @@ class SengensyouState:
 
     def check(self, f: Fighter, base: int, n: int, purpose: str) -> PoolRoll:
         """A dice-pool check by ``f`` (G-R01); NPCs use fixed values when G-R29 is on."""
-        fixed = self.opt.npc_fixed_dice and not self.is_pc(f)
+        fixed = self.opt.fixed_npc_dice and not self.is_pc(f)
         return pool(base, n, self.dice, purpose, fixed=fixed, rounding=self.opt.fixed_roll_rounding)
 
     def update_end(self) -> bool:
