@@ -250,3 +250,34 @@ def test_alarm_spell_of_an_ally_counts_as_alarm_area() -> None:
     start_turn(c, declare={"a": 19, "b": 0, "w": 0})
     push(c, "shot:b:1:magic", [1])
     assert [k for k in keys(c) if k.startswith("evade:")] == ["evade:1", "evade:2", "evade:3"]
+
+
+def test_surprise_beyond_30m_vigilant_defender_may_evade_with_three_dice() -> None:
+    """G-R24: beyond 30 m a vigilant defender that wins its 感覚 check (−5) may evade with ≤ 3D;
+    an unvigilant one cannot evade."""
+    shooter = {"skills": {"ショット": 1}, "abilities": {"魔法": 2}}
+    c = combat([char("a", "x", **shooter), char("b", "y", stats={"感覚": 6}, skills={"感知": 2}),
+                char("u", "y", vigilant=False)], surprise={"side": "x", "range": "outside"})
+    start_turn(c, declare={"a": 19, "b": 0, "u": 0})
+    push(c, "shot:b:3:magic", [1, 1, 1])  # 感覚6+〈感知〉2−5 = 3 ≥ 身体3+〈隠密〉0: noticed
+    assert [k for k in keys(c) if k.startswith("evade:")] == ["evade:1", "evade:2", "evade:3"]
+    c2 = combat([char("a", "x", **shooter), char("u", "y", vigilant=False)], surprise={"side": "x", "range": "outside"})
+    start_turn(c2, declare={"a": 19, "u": 0})
+    ev = push(c2, "shot:u:1:magic", [1, 1, 1])
+    assert of_kind(ev, "no_defence")
+
+
+def test_focus_bonus_applies_to_guard_and_resistance() -> None:
+    """G-R07: +5 to guard and resistance checks too."""
+    c = combat([char("a", "x", skills={"ホーミング": 2}, abilities={"神術・陰陽術": 2}, spells=["sleep"]),
+                char("b", "y", skills={"近接武器": 1}), char("c", "y")])
+    start_turn(c, declare={"a": 19, "b": 0, "c": 0}, rows={"b": "back"}, focus=["b"])
+    push(c, "homing:onmyou:b")
+    label = c.pending().option("guard:1").label  # type: ignore[union-attr]
+    assert "〈【近接武器】〉9+1D6" in label  # 身体3 + 1 + 5
+    push(c, "guard:1", [6])  # 9 + 6 = 15 ≥ 15
+    push(c, "end")  # b in 防御専念 cannot attack
+    push(c, "wait")  # c
+    start_turn(c, declare={"a": 19, "b": 0, "c": 0}, rows={"b": "back"}, focus=["b"])
+    push(c, "spell:sleep:b:1", [6])  # 意志3 + 2 + 6 = 11
+    assert "意志+〈精神抵抗〉8+" in c.pending().option("resist:0").label  # type: ignore[union-attr]

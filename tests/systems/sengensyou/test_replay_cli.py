@@ -62,3 +62,39 @@ def test_undo_restores_the_previous_state() -> None:
     assert c.state.summary() == before and c.pending().kind == "action"  # type: ignore[union-attr]
     c.push("shot:b:2:magic", ScriptedSource([6, 6]))
     assert fi(c, "a").dp == 17
+
+
+def _cli_error(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "bad.yaml"
+    path.write_text(body, "utf-8")
+    res = CliRunner().invoke(app, ["fight", str(path), "--seed", "1"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    return res.output + (res.stderr if res.stderr_bytes is not None else "")
+
+
+ROWS_BAD = """system: sengensyou
+characters:
+  - {id: a, name: A, side: x, row: back, stats: {身体: 3, 耐久: 3, 知性: 3, 感覚: 3, 意志: 3}}
+  - {id: b, name: B, side: y, stats: {身体: 3, 耐久: 3, 知性: 3, 感覚: 3, 意志: 3}}
+"""
+
+NO_DP = """system: sengensyou
+script:
+  - declare:19
+  - declare:0
+  - {action: "shot:b:0:magic"}
+characters:
+  - {id: a, name: A, side: x, skills: {ショット: 1}, abilities: {魔法: 2},
+     stats: {身体: 3, 耐久: 3, 知性: 3, 感覚: 3, 意志: 3}}
+  - {id: b, name: B, side: y, stats: {身体: 3, 耐久: 3, 知性: 3, 感覚: 3, 意志: 3}}
+"""
+
+
+def test_cli_reports_rule_errors_without_traceback(tmp_path: Path) -> None:
+    """Bad input names the rule: the row rule (G-R10), an action without DP (G-R03), an
+    unknown skill (file + field)."""
+    assert "G-R10" in _cli_error(tmp_path, ROWS_BAD)
+    out = _cli_error(tmp_path, NO_DP)
+    assert "script[2]" in out and "G-R03" in out
+    out = _cli_error(tmp_path, ROWS_BAD.replace("row: back, ", "skills: {飛翔: 2}, "))
+    assert "characters.0.skills" in out or "characters[0].skills.飛翔" in out
