@@ -149,7 +149,7 @@ def take_action(st: SengensyouState, f: Fighter) -> Flow:
         key = yield from ask(f.id, "action", f"{f.name}の行動 (DP {f.dp}/{f.dp_max}, HP {f.hp}, グレイズ {f.graze})",
                              opts)
         if key.startswith(FREE_PREFIXES):
-            yield from free_action(st, f, key)
+            free_action(st, f, key)
             if not f.active:
                 return
             continue
@@ -172,7 +172,8 @@ def take_action(st: SengensyouState, f: Fighter) -> Flow:
         st.emit("revealed", "G-R27", f"{f.name} は攻撃したため発見される", who=f.id)
 
 
-def free_action(st: SengensyouState, f: Fighter, key: str) -> Flow:
+def free_action(st: SengensyouState, f: Fighter, key: str) -> None:
+    """Actions that do not use up the turn (G-R08, G-R09, G-R21, G-R12)."""
     if key.startswith("move:"):
         movement.move(st, f, key)
     elif key == "escape":
@@ -181,5 +182,3 @@ def free_action(st: SengensyouState, f: Fighter, key: str) -> Flow:
         spellcards.use_free(st, f, key)
     else:
         graze.spend_reiryoku(st, f, int(key.split(":")[2]))
-    return
-    yield  # pragma: no cover - makes this a generator

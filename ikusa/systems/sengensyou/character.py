@@ -42,6 +42,8 @@ class CharacterSpec(BaseModel):
     dp_max: int | None = Field(None, ge=0, description="override of the G-G03 formula")
     dp_recovery: int | None = Field(None, ge=0, description="override of the G-G03 formula")
     reiryoku: int | None = Field(None, ge=0)
+    dp: int | None = Field(None, ge=0, description="DP at combat start, e.g. what is left after a tense "
+                           "lead-in (G-R23); default per options.dp_start (G-G35)")
     vigilant: bool = Field(True, description="警戒 (G-R24): false = can be completely surprised")
     in_alarm: bool = Field(False, description="inside [警報術]/[識域結界] (G-R24)")
     hidden: bool = Field(False, description="present but undiscovered (G-R27)")
@@ -154,6 +156,8 @@ def new_fighter(spec: CharacterSpec, opt: SengensyouOptions, *, dp: int | None =
     dmax = dp_max_of(spec, opt)
     rec = dp_recovery_of(spec, opt)
     start = dmax if opt.dp_start == "full" else min(dmax, rec)
+    if dp is None:
+        dp = spec.dp
     if dp is not None:
         start = min(dmax, dp)
     hp = hp_of(spec, opt)

@@ -93,3 +93,9 @@ def test_simplified_mode_uses_fixed_npc_dice_by_default() -> None:
     push(c, "wait")
     ev = push(c, "shot:p:2:magic", [])  # 4 + 7, no dice
     assert of_kind(ev, "shot")[0].data["total"] == 11 and "evade:1" in keys(c)
+
+
+def test_dp_left_after_a_tense_lead_in() -> None:
+    """G-R23 / G-G35: a character may start with the DP left from the lead-in."""
+    c = combat([char("a", "x", dp=7), char("b", "y")])
+    assert fi(c, "a").dp == 7 and fi(c, "b").dp == 19
