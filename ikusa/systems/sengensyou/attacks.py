@@ -186,7 +186,8 @@ def melee(st: SengensyouState, f: Fighter, t: Fighter, n: int) -> Flow:
 
 def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Flow:
     """G-R20 / G-G22: スペル with ≤ 3D, costs 霊力; activation vs the data TN; the target
-    resists (G-G21) or defends against the activation 達成値."""
+    resists (G-G21: TN from the data, fallback 10 + caster ability Lv) or defends against
+    the activation 達成値."""
     sp = catalog().spells[sp_id]
     f.spend_dp(n)
     f.reiryoku -= sp.reiryoku
@@ -200,7 +201,8 @@ def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Fl
     if not ok:
         return
     if sp.resist is not None:
-        resisted = yield from defence.resist(st, f, t, sp.resist, roll.total)
+        tn = sp.resist_tn if sp.resist_tn is not None else 10 + f.ability(sp.ability)  # G-G21 fallback
+        resisted = yield from defence.resist(st, f, t, sp.resist, tn)
         if not resisted:
             yield from defence.damage(st, f, t, "spell", dice=sp.damage_dice, fixed=f.stat(sp.damage_stat),
                                       reduction=0, label=sp.name)

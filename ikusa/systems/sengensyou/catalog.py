@@ -77,6 +77,7 @@ class Spell(_Model):
     damage_dice: int = Field(ge=0)
     damage_stat: Stat
     resist: Literal["精神抵抗", "肉体抵抗"] | None = None
+    resist_tn: int | None = None  # G-G21: from the data; fallback 10 + the caster's ability Lv
 
 
 class Terms(_Model):

@@ -65,6 +65,9 @@ def explain(st: SengensyouState, action: str) -> RuleViolation:
             if k > homing_target_cap(actor):
                 return RuleViolation("G-R16", "003 ホーミング", f"at most ceil(〈ホーミング〉/2) = "
                                      f"{homing_target_cap(actor)} targets")
+            if not st.opt.homing_boost_repeatable and any(
+                    (_int(x.partition("+")[2]) or 0) > 1 for x in parts[2].split(",")):
+                return RuleViolation("G-G12", "003 ホーミング", "+10 per extra 2 DP at most once per target")
             return RuleViolation("G-R20", "003 ホーミング", f"ホーミング costs 2 DP per target (+2 per boost); "
                                  f"{actor.name} has {actor.dp} DP, or the target list is not legal")
         if head == "barrage" and actor.dp < 1:

@@ -155,3 +155,17 @@ def test_guard_success_blocks_and_gives_no_graze() -> None:
     push(c, "shot:b:1:magic", [1])  # 5
     ev = push(c, "guard:1", [1])  # 6 ≥ 5
     assert of_kind(ev, "guard")[0].data["success"] and fi(c, "b").hp == 22 and fi(c, "b").graze == 0
+
+
+def test_homing_boost_once_per_target_unless_repeatable() -> None:
+    """G-G12: +10 per extra 2 DP at most once per target by default."""
+    chars = [char("a", "x", skills={"ホーミング": 2}, abilities={"魔法": 2}), char("b", "y")]
+    c = combat(chars)
+    start_turn(c, declare={"a": 19, "b": 0})
+    assert "homing:magic:b+1" in keys(c) and "homing:magic:b+2" not in keys(c)
+    with pytest.raises(RuleViolation, match="G-G12"):
+        push(c, "homing:magic:b+2")
+    c2 = combat(chars, options={"homing_boost_repeatable": True})
+    start_turn(c2, declare={"a": 19, "b": 0})
+    push(c2, "homing:magic:b+2")
+    assert fi(c2, "a").dp == 19 - 6 and "達成値35" in c2.pending().prompt  # type: ignore[union-attr]

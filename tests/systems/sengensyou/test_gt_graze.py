@@ -123,7 +123,7 @@ def test_gt05_resistance_three_to_one() -> None:
     ev = push(c, "spell:sleep:b:2", [3, 4])  # 意志3 + Lv2 + 7 = 12 ≥ TN 10
     assert fi(c, "a").reiryoku == 12 - 3 and "12 ≥ 10 成功" in texts(ev)
     assert kind(c) == "resist"
-    push(c, "resist:2", [4, 3])  # 意志3+〈精神抵抗〉0 + 7 = 10 < 12
+    push(c, "resist:2", [4, 3])  # 意志3+〈精神抵抗〉0 + 7 = 10 < TN 10 + caster Lv2 = 12 (G-G21)
     assert keys(c) == ["graze:resist:0", "graze:resist:1", "graze:resist:2"]
     ev = push(c, "graze:resist:2")
     assert fi(c, "b").graze == 1 and fi(c, "b").hp == 22 and "12 ≥ 12 成功" in texts(ev)
