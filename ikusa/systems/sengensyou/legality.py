@@ -42,6 +42,12 @@ def explain(st: SengensyouState, action: str) -> RuleViolation:
                                      "die (1 DP); a check without DP is impossible here (G-G10)")
             if n is not None and n > actor.dp:
                 return RuleViolation("G-R01", S_DP, f"{actor.name} has {actor.dp} DP and cannot spend {n}")
+        if head == "cover" and d.kind == "defence" and len(parts) > 1 and parts[1] in st.fighters:
+            g = st.fighters[parts[1]]
+            if g.row == "back":
+                return RuleViolation("G-R10", S_ROW, f"{g.name} is in the back row (後衛) and cannot guard others")
+            if g.guard_used:
+                return RuleViolation("G-R19", S_DEF, f"{g.name} has already guarded this turn (ガードは1ターンに1回)")
         if head == "guard" and actor.guard_used:
             return RuleViolation("G-R19", S_DEF, f"{actor.name} has already guarded this turn (ガードは1ターンに1回)")
         if head == "guard" and d.kind == "barrage":

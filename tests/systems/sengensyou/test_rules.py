@@ -81,6 +81,8 @@ def test_cover_guard_from_front_row_only() -> None:
     start_turn(c, declare={"a": 19, "b": 0, "g": 0, "k": 0}, rows={"k": "back"})
     push(c, "shot:b:1:magic", [5])  # 4 + 5 = 9
     assert "cover:g" in keys(c) and "cover:k" not in keys(c)
+    with pytest.raises(RuleViolation, match="G-R10"):
+        push(c, "cover:k")
     push(c, "cover:g")
     assert c.pending().actor == "g" and kind(c) == "cover"  # type: ignore[union-attr]
     ev = push(c, "guard:2", [3, 3])  # 身体3 + 2 + 6 = 11 ≥ 9
