@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ikusa.engine.errors import RuleViolation
+from ikusa.engine.protocol import Decision
 from ikusa.systems.sengensyou.bullets import homing_target_cap
 from ikusa.systems.sengensyou.state import SengensyouState
 
@@ -19,14 +20,25 @@ def _int(x: str) -> int | None:
 
 
 def explain(st: SengensyouState, action: str) -> RuleViolation:
-    """Name the rule ``action`` breaks in the current decision."""
+    """Name the rule ``action`` breaks in the current decision (never raises)."""
     d = st.pending()
     if d is None:
         return RuleViolation("ENGINE", "", "the battle is over; no decision is pending")
+    try:
+        found = _explain(st, d, action)
+    except (IndexError, ValueError, KeyError):  # a malformed key: fall back to the generic message
+        found = None
+    if found is not None:
+        return found
+    legal = ", ".join(d.keys()[:10]) + (" …" if len(d.options) > 10 else "")
+    return RuleViolation("ENGINE", "", f"{action!r} is not a legal option for {d.actor} ({d.kind}) now; "
+                         f"legal: {legal}")
+
+
+def _explain(st: SengensyouState, d: Decision, action: str) -> RuleViolation | None:
     actor = st.fighters.get(d.actor)
     parts = action.split(":")
     head = parts[0]
-    legal = ", ".join(d.keys()[:10]) + (" …" if len(d.options) > 10 else "")
     if head in ("evade", "guard", "cover") and d.kind == "barrage":
         return RuleViolation("G-R19", S_DEF, "弾幕 cannot be evaded or guarded: pay the DP reduction or take "
                              "the fixed damage (G-G07)")
@@ -94,5 +106,4 @@ def explain(st: SengensyouState, action: str) -> RuleViolation:
         if head == "graze":
             return RuleViolation("G-R12", "003 グレイズ", f"not enough graze ({actor.graze}) for {action}, or "
                                  "not its timing")
-    return RuleViolation("ENGINE", "", f"{action!r} is not a legal option for {d.actor} ({d.kind}) now; "
-                         f"legal: {legal}")
+    return None

@@ -70,3 +70,34 @@ def test_many_seeded_battles_end() -> None:
     """Hundreds of battles in all (with the hypothesis examples)."""
     for seed in range(200):
         run_checked("party_battle" if seed % 2 else "spellcard_duel", seed, "random" if seed % 3 else "greedy")
+
+
+JUNK = ["shot", "shot:", "shot:zz:1:magic", "shot:b:x:magic", "shot:reimu:0:onmyou", "homing:", "homing:magic:",
+        "homing:magic:a+x,b", "melee:reimu:abc", "guard:1", "evade:0", "cover:nobody", "cover:reimu", "row:back",
+        "focus:yes", "declare:999", "declare:x", "other:9", "graze:shot:99", "graze:reiryoku:x", "sc:nope",
+        "deploy:nope", "sc_defend:x", "tekagen:x", "", ":", "end_scene", "barrage:nope", "spell:sleep:x:1"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=hs.integers(0, 10**6), junk=hs.lists(hs.sampled_from(JUNK), min_size=1, max_size=4))
+def test_illegal_keys_are_refused_with_a_rule_and_change_nothing(seed: int, junk: list[str]) -> None:
+    """Every refusal is a RuleViolation (never another exception) and leaves no trace."""
+    from ikusa.engine.errors import RuleViolation
+
+    c = LOADED["spellcard_duel"].new_combat()
+    rng, dice, pol = random.Random(seed), RandomSource(seed), RandomPolicy()
+    steps = 0
+    while (d := c.pending()) is not None and steps < 400:
+        if rng.random() < 0.1:
+            bad = rng.choice(junk)
+            if d.option(bad) is None:
+                before = c.to_json()
+                try:
+                    c.push(bad, dice)
+                except RuleViolation as err:
+                    assert err.rule
+                else:  # pragma: no cover
+                    raise AssertionError(f"{bad!r} accepted")
+                assert c.to_json() == before
+        c.push(pol.choose(c.state, d, rng), dice)
+        steps += 1
