@@ -28,6 +28,9 @@ class SengensyouOptions(BaseModel):
     initiative: Literal["declared_dp"] = Field(
         "declared_dp", description="G-G04: each declares DP after recovery; descending; ties 感覚 then PCs "
         "(invented tie-break).")
+    ask_declarations: bool = Field(
+        True, description="G-G04: ask each character for its DP declaration (a lower number delays); "
+        "false = everyone declares its current DP automatically.")
     attack_actions_per_turn: int = Field(1, ge=1, le=1, description="G-G05: one attack action per turn.")
     # -- attack conditions (G-G01) ------------------------------------------------------
     require_attack_skill: bool = Field(

@@ -52,7 +52,10 @@ def turn_start(st: SengensyouState) -> Flow:
         st.order = simplified_order(st)
     else:
         for f in st.active():
-            yield from declare(st, f)
+            if st.opt.ask_declarations:
+                yield from declare(st, f)
+            else:
+                f.declared = f.dp
         st.order = initiative_order(st)
     names = " > ".join(f"{st.f(i).name}({st.f(i).declared})" for i in st.order)
     st.emit("initiative", "G-G04", f"イニシアティブ: {names}", order=list(st.order))

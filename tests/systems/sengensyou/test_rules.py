@@ -21,6 +21,12 @@ def test_initiative_by_declared_dp_ties_by_kankaku_then_pcs() -> None:
     assert fi(c, "m").dp == 19  # declaring is not spending
 
 
+def test_declarations_can_be_automatic() -> None:
+    """G-G04 option: without asking, everyone declares its current DP."""
+    c = combat([char("p", "x", dp_max=5), char("n", "y", dp_max=9)], options={"ask_declarations": False})
+    assert kind(c) == "action" and st(c).order == ["n", "p"]
+
+
 def test_focus_only_offered_in_back_row_and_forbids_attacks() -> None:
     """G-R07 / X1: 防御専念 must be in the back row; no attack that turn."""
     c = combat([char("a", "x", **SHOOTER), char("a2", "x", **SHOOTER), char("b", "y")])
