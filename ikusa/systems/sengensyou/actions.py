@@ -21,7 +21,8 @@ from ikusa.systems.sengensyou.bullets import (
 )
 from ikusa.systems.sengensyou.catalog import catalog
 from ikusa.systems.sengensyou.character import Fighter
-from ikusa.systems.sengensyou.checks_flow import p_at_least, p_beats
+from ikusa.systems.sengensyou.checks_flow import p_at_least
+from ikusa.systems.sengensyou.defence import hit_odds
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 FREE_PREFIXES = ("move:", "escape", "deploy:", "shoudan:", "graze:reiryoku:")
@@ -54,10 +55,6 @@ def expected(dice: int, fixed: int) -> float:
     return dice * 3.5 + fixed
 
 
-def evade_base(st: SengensyouState, t: Fighter) -> int:
-    return t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0)
-
-
 def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """Every legal attack action for ``f`` now, with odds where they are known."""
     opts: list[Option] = []
@@ -73,7 +70,7 @@ def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
             base = v.check_base(f)
             for t in shot_targets(st, f):
                 for n in range(1, cap + 1):
-                    odds = 1.0 if t.dp == 0 else 1.0 - p_beats(evade_base(st, t), t.dp, base, n)
+                    odds = hit_odds(st, t, base, n)
                     opts.append(Option(
                         f"shot:{t.id}:{n}:{v.key}",
                         f"ショット→{t.name} {v.bullet.name} {base}+{n}D6 (ダメージ{v.damage_text()}; "

@@ -169,7 +169,8 @@ def melee(st: SengensyouState, f: Fighter, t: Fighter, n: int) -> Flow:
     if f.dp < 1 or not t.active:
         st.emit("melee_abort", "G-G10", f"{f.name} はDPが無く命中判定できない (ダイス1個以上必要)", who=f.id)
         return
-    opts = [Option(f"hit:{k}", f"命中判定 {melee_numbers(f)[0]}+{k}D6", cost=k) for k in range(1, f.dp + 1)]
+    opts = [Option(f"hit:{k}", f"命中判定 {melee_numbers(f)[0]}+{k}D6 (全力回避に対する命中率)", cost=k,
+                   odds=defence.hit_odds(st, t, melee_numbers(f)[0], k)) for k in range(1, f.dp + 1)]
     key = yield from ask(f.id, "melee_hit", f"{f.name}: 近接攻撃の命中判定に使うDP (DP {f.dp})", opts)
     k = int(key.split(":")[1])
     f.spend_dp(k)

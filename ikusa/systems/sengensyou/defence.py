@@ -43,6 +43,18 @@ def succeeds(st: SengensyouState, total: int, attack: int) -> bool:
     return total >= attack if st.opt.defence_tie == "defender" else total > attack
 
 
+def evade_base(st: SengensyouState, t: Fighter) -> int:
+    """回避 判定値: 感覚 + 〈回避〉 (+5 in 防御専念, G-R07)."""
+    return t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0)
+
+
+def hit_odds(st: SengensyouState, t: Fighter, base: int, n: int) -> float:
+    """Chance that ``base`` + n d6 beats ``t`` evading with all its DP (ties to the defender)."""
+    from ikusa.systems.sengensyou.checks_flow import p_beats
+
+    return 1.0 if t.dp == 0 else 1.0 - p_beats(evade_base(st, t), t.dp, base, n)
+
+
 def guard_base(st: SengensyouState, g: Fighter) -> int:
     return g.stat("身体") + g.skill("近接武器") + (st.opt.focus_bonus if g.focus else 0)
 

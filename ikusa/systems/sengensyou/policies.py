@@ -9,10 +9,7 @@ from typing import Any
 
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou.checks_flow import p_at_least
-
-
-def _evade_base(st: Any, t: Any) -> int:
-    return int(t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0))
+from ikusa.systems.sengensyou.defence import evade_base
 
 
 class RandomPolicy:
@@ -87,7 +84,7 @@ class GreedyPolicy:
             for tid, boost in zip(o.data["targets"], o.data["boosts"], strict=True):
                 t = st.f(tid)
                 total = int(o.data.get("base", 0)) + 10 * boost
-                miss = p_at_least(_evade_base(st, t), t.dp, total) if t.dp else 0.0
+                miss = p_at_least(evade_base(st, t), t.dp, total) if t.dp else 0.0
                 s += (1 - miss) * dmg + 0.3 * min(t.dp, 4)
             return float(s - 0.5 * cost - reserve)
         if kind == "melee":
