@@ -15,7 +15,7 @@ def battle(st: SengensyouState) -> Flow:
     from ikusa.systems.sengensyou.actions import take_action
     from ikusa.systems.sengensyou.movement import escape_contests
 
-    st.emit("battle_start", "G-C", f"戦闘開始: {st.enc.title or '千幻抄'}",
+    st.emit("battle_start", "G-H04", f"戦闘開始: {st.enc.title or '千幻抄'}",
             sides=st.enc.sides)
     while not st.update_end():
         st.turn += 1
