@@ -1,0 +1,181 @@
+"""A character's own action (G-G05): the legal options and the dispatch.
+
+One attack action per turn (弾幕, ショット, ホーミング, 近接攻撃, スペル, 消費型スペルカード,
+その他) or 待機 (G-R06); a character in 防御専念 may not attack (G-R07).  Free actions that do
+not end the turn: 移動 (G-R08), 逃走 declaration (G-R09), 展開型/消弾 spell cards (G-R21),
+graze → 霊力 (G-R12).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+
+from ikusa.engine.protocol import Option
+from ikusa.systems.sengensyou import attacks, gm, graze, movement, spellcards
+from ikusa.systems.sengensyou.bullets import (
+    barrage_numbers,
+    can_melee,
+    homing_target_cap,
+    melee_numbers,
+    variants,
+)
+from ikusa.systems.sengensyou.catalog import catalog
+from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.checks_flow import p_at_least
+from ikusa.systems.sengensyou.defence import hit_odds
+from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+
+FREE_PREFIXES = ("move:", "escape", "deploy:", "shoudan:", "graze:reiryoku:")
+
+
+def ignores_rows(f: Fighter) -> bool:
+    """G-R10: a deployed spell card may override the row limits."""
+    return any(catalog().spellcards[c].ignore_rows for c in f.sc_deployed)
+
+
+def shot_targets(st: SengensyouState, f: Fighter) -> list[Fighter]:
+    """G-R10 / G-R27: ショット and 近接攻撃 only at front-row, discovered enemies."""
+    free = ignores_rows(f)
+    return [t for t in st.enemies(f) if not t.hidden and (free or t.row == "front")]
+
+
+def can_use_front_attacks(f: Fighter) -> bool:
+    """G-R10: the back row cannot use ショット / 近接攻撃 (unless a spell card says so)."""
+    return f.row == "front" or ignores_rows(f)
+
+
+def attack_cap(st: SengensyouState, f: Fighter) -> int:
+    """DP usable on an attack check: free, but ≤ 3 when surprising from beyond 30 m (G-R24)."""
+    cap = gm.attacker_dice_cap(st, f)
+    return min(f.dp, cap) if cap is not None else f.dp
+
+
+def expected(dice: int, fixed: int) -> float:
+    """Mean damage of dice D6 + fixed (for labels and AI policies)."""
+    return dice * 3.5 + fixed
+
+
+def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """Every legal attack action for ``f`` now, with odds where they are known."""
+    opts: list[Option] = []
+    if f.dp >= 1:
+        for v in variants(f, "barrage", need_skill=st.opt.require_attack_skill):
+            x, dmg = barrage_numbers(v, st.opt.barrage_base_damage)
+            opts.append(Option(f"barrage:{v.key}", f"弾幕 {v.bullet.name} (DP1, 全ての敵にDP減少{x}/ダメージ{dmg})",
+                               cost=1, data={"kind": "barrage", "src": v.key, "reduction": x, "damage": dmg,
+                                     "exp_damage": float(dmg)}))
+    cap = attack_cap(st, f)
+    if can_use_front_attacks(f) and cap >= 1:
+        for v in variants(f, "shot", need_skill=st.opt.require_attack_skill):
+            base = v.check_base(f)
+            for t in shot_targets(st, f):
+                for n in range(1, cap + 1):
+                    odds = hit_odds(st, t, base, n)
+                    opts.append(Option(
+                        f"shot:{t.id}:{n}:{v.key}",
+                        f"ショット→{t.name} {v.bullet.name} {base}+{n}D6 (ダメージ{v.damage_text()}; "
+                        f"全力回避に対する命中率)", cost=n, odds=odds,
+                        data={"kind": "shot", "target": t.id, "dp": n, "src": v.key,
+                              "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
+    hv = variants(f, "homing", need_skill=st.opt.require_attack_skill)
+    if hv and f.dp >= 2:
+        targets = [t for t in st.enemies(f) if not t.hidden]
+        kmax = min(homing_target_cap(f), len(targets))
+        boost_levels = (0, 1, 2) if st.opt.homing_boost_repeatable else (0, 1)
+        for v in hv:
+            for k in range(1, kmax + 1):
+                for group in combinations(targets, k):
+                    for boosts in product(boost_levels, repeat=k):
+                        cost = 2 * k + 2 * sum(boosts)
+                        if cost > f.dp:
+                            continue
+                        spec = ",".join(t.id + (f"+{b}" if b else "") for t, b in zip(group, boosts, strict=True))
+                        opts.append(Option(
+                            f"homing:{v.key}:{spec}",
+                            f"ホーミング {v.bullet.name} 達成値{v.check_base(f)}(+10/追加2DP) → {spec} "
+                            f"(DP{cost}, ダメージ{v.damage_text()})", cost=cost,
+                            data={"kind": "homing", "src": v.key, "targets": [t.id for t in group],
+                                  "boosts": list(boosts), "base": v.check_base(f),
+                                  "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
+    if can_melee(f) and can_use_front_attacks(f) and cap >= 2:
+        for t in shot_targets(st, f):
+            tn = attacks.approach_tn(st, t)
+            base = f.stat("感覚") + f.skill("回避")
+            for n in range(1, cap):
+                opts.append(Option(
+                    f"melee:{t.id}:{n}", f"近接攻撃→{t.name} 接近判定 {base}+{n}D6 ≥ {tn} "
+                    f"(ダメージ{melee_numbers(f)[1]}D+{melee_numbers(f)[2]}; 接近成功率)", cost=n,
+                    odds=p_at_least(base, n, tn), data={"kind": "melee", "target": t.id, "dp": n,
+                                                       "exp_damage": expected(*melee_numbers(f)[1:])}))
+    for sp_id in f.spec.spells:
+        sp = catalog().spells[sp_id]
+        if f.ability(sp.ability) < 1 or f.reiryoku < sp.reiryoku:
+            continue
+        base = f.stat(sp.stat) + f.ability(sp.ability)
+        for t in [t for t in st.enemies(f) if not t.hidden]:
+            for n in range(1, min(st.opt.other_max_dice, cap) + 1):
+                opts.append(Option(f"spell:{sp_id}:{t.id}:{n}",
+                                   f"スペル {sp.name}→{t.name} 発動 {base}+{n}D6 ≥ {sp.tn} (霊力{sp.reiryoku})",
+                                   cost=n, odds=p_at_least(base, n, sp.tn),
+                                   data={"kind": "spell", "spell": sp_id, "target": t.id, "dp": n,
+                                         "exp_damage": expected(sp.damage_dice, f.stat(sp.damage_stat))}))
+    opts.extend(spellcards.attack_options(st, f))
+    for n in range(1, min(st.opt.other_max_dice, f.dp) + 1):
+        opts.append(Option(f"other:{n}", f"その他の行動 ({n}D6, 最大3D)", cost=n, data={"kind": "other", "dp": n}))
+    return opts
+
+
+def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """The action decision: attack actions (unless 防御専念), 待機 / 終了, free actions."""
+    opts: list[Option] = []
+    if f.focus:
+        opts.append(Option("end", "防御専念中: 行動終了", data={"kind": "end"}))
+    else:
+        opts.extend(attack_options(st, f))
+        opts.append(Option("wait", f"待機 (次ターンDP回復 +{st.opt.wait_recovery_bonus})", data={"kind": "wait"}))
+    opts.extend(movement.free_options(st, f))
+    opts.extend(spellcards.free_options(st, f))
+    opts.extend(graze.reiryoku_options(f))
+    return opts
+
+
+def take_action(st: SengensyouState, f: Fighter) -> Flow:
+    """The character's action: free actions first, then one attack action, 待機 or 終了."""
+    while True:
+        opts = action_options(st, f)
+        key = yield from ask(f.id, "action", f"{f.name}の行動 (DP {f.dp}/{f.dp_max}, HP {f.hp}, グレイズ {f.graze})",
+                             opts)
+        if key.startswith(FREE_PREFIXES):
+            free_action(st, f, key)
+            if not f.active:
+                return
+            continue
+        break
+    f.acted = True
+    if key in ("wait", "end"):
+        if key == "wait":
+            f.waited = True
+            f.wait_bonus = st.opt.wait_recovery_bonus
+            st.emit("wait", "G-R06,G-G26", f"{f.name} 待機 (次ターンのDP回復 +{st.opt.wait_recovery_bonus})",
+                    who=f.id)
+            gm.hidden_check(st, f, acting=False)
+        else:
+            st.emit("end", "G-R07", f"{f.name} 防御専念のため攻撃しない", who=f.id)
+        return
+    gm.hidden_check(st, f, acting=True)
+    yield from attacks.resolve(st, f, key)
+    if st.opt.hidden_revealed_after_attack and f.hidden:
+        f.hidden = False
+        st.emit("revealed", "G-R27", f"{f.name} は攻撃したため発見される", who=f.id)
+
+
+def free_action(st: SengensyouState, f: Fighter, key: str) -> None:
+    """Actions that do not use up the turn (G-R08, G-R09, G-R21, G-R12)."""
+    if key.startswith("move:"):
+        movement.move(st, f, key)
+    elif key == "escape":
+        movement.declare_escape(st, f)
+    elif key.startswith(("deploy:", "shoudan:")):
+        spellcards.use_free(st, f, key)
+    else:
+        graze.spend_reiryoku(st, f, int(key.split(":")[2]))

@@ -1,0 +1,222 @@
+"""Attack actions (G-R13..G-R20): 弾幕, ショット, ホーミング, 近接攻撃, スペル, その他.
+
+Each costs DP as the reference table says (G-R20) and every check but 弾幕 and ホーミング
+rolls at least one die (G-R03, G-G10).
+"""
+
+from __future__ import annotations
+
+from ikusa.engine.protocol import Option
+from ikusa.engine.rounding import round_up
+from ikusa.systems.sengensyou import defence, gm, graze, spellcards
+from ikusa.systems.sengensyou.bullets import Variant, barrage_numbers, melee_numbers, variants
+from ikusa.systems.sengensyou.catalog import AttackKind, catalog
+from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+
+
+def find_variant(st: SengensyouState, f: Fighter, kind: AttackKind, key: str) -> Variant:
+    for v in variants(f, kind, need_skill=st.opt.require_attack_skill):
+        if v.key == key:
+            return v
+    raise AssertionError(f"no {kind} variant {key}")  # pragma: no cover - options are validated
+
+
+def approach_tn(st: SengensyouState, t: Fighter) -> int:
+    """G-G15: approach TN = 15 + target 身体 + max(〈回避〉, 〈弾幕〉) (003:L320)."""
+    return st.opt.melee_approach_base + t.stat("身体") + max(t.skill("回避"), t.skill("弾幕"))
+
+
+def resolve(st: SengensyouState, f: Fighter, key: str) -> Flow:
+    parts = key.split(":")
+    kind = parts[0]
+    if kind == "barrage":
+        yield from barrage(st, f, find_variant(st, f, "barrage", parts[1]))
+    elif kind == "shot":
+        yield from shot(st, f, st.f(parts[1]), int(parts[2]), find_variant(st, f, "shot", parts[3]))
+    elif kind == "homing":
+        targets: list[tuple[Fighter, int]] = []
+        for spec in parts[2].split(","):
+            tid, _, b = spec.partition("+")
+            targets.append((st.f(tid), int(b) if b else 0))
+        yield from homing(st, f, find_variant(st, f, "homing", parts[1]), targets)
+    elif kind == "melee":
+        yield from melee(st, f, st.f(parts[1]), int(parts[2]))
+    elif kind == "spell":
+        yield from spell(st, f, parts[1], st.f(parts[2]), int(parts[3]))
+    elif kind == "sc":
+        yield from spellcards.sc_attack(st, f, parts[1], parts[2] if len(parts) > 2 else None)
+    elif kind == "other":
+        other(st, f, int(parts[1]))
+
+
+def barrage(st: SengensyouState, f: Fighter, v: Variant) -> Flow:
+    """G-R18 / G-R20 / G-G07: 1 DP; every enemy (back row and hidden included) pays the DP
+    reduction (→ graze) or takes the fixed damage; no evasion or guard."""
+    f.spend_dp(1)
+    x, dmg = barrage_numbers(v, st.opt.barrage_base_damage)
+    st.attack_serial += 1
+    st.emit("barrage", "G-R18,G-R20,G-G06",
+            f"{f.name} 弾幕 {v.bullet.name} (DP1消費 → {f.dp}): 敵全員にDP減少{x} または 固定ダメージ{dmg}",
+            who=f.id, reduction=x, damage=dmg, src=v.key)
+    for t in st.enemies(f):
+        yield from barrage_target(st, f, t, x, dmg)
+        if st.update_end():
+            return
+
+
+def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int) -> Flow:
+    """One target of a 弾幕: 防御専念 halving (切り上げ), then 霊撃, then pay or take (G-G07)."""
+    from fractions import Fraction
+
+    if t.focus:
+        hx, hd = round_up(Fraction(x, 2)), round_up(Fraction(dmg, 2))
+        st.emit("focus_halve", "G-R07,G-G25",
+                f"{t.name} 防御専念: 弾幕を半減 DP減少{x}→{hx}, ダメージ{dmg}→{hd} (切り上げ)", who=t.id,
+                reduction=hx, damage=hd)
+        x, dmg = hx, hd
+    while True:
+        if x <= 0:
+            st.emit("barrage_void", "G-R12", f"{t.name} への弾幕は霊撃で無効化 (DP減少0)", who=t.id)
+            return
+        opts: list[Option] = []
+        if t.dp >= x:
+            opts.append(Option("barrage:pay", f"DPで受ける (DP{t.dp}→{t.dp - x}, グレイズ+{x})", cost=x))
+        opts.append(Option("barrage:take", f"ダメージを受ける (固定{dmg}, HP{t.hp})", data={"damage": dmg}))
+        opts.extend(graze.reigeki_options(t, x))
+        opts.extend(spellcards.reaction_options(st, t))
+        if len(opts) == 1:
+            st.emit("barrage_short", "G-R11,G-G07",
+                    f"{t.name} はDP不足 (DP{t.dp} < {x}) のため弾幕が命中, グレイズ無し", who=t.id, dp=t.dp)
+            key = "barrage:take"
+        else:
+            key = yield from ask(t.id, "barrage", f"{t.name}: {f.name}の弾幕 (DP減少{x} / ダメージ{dmg})", opts)
+        if key.startswith("graze:reigeki:"):
+            x = graze.spend_reigeki(st, t, int(key.split(":")[2]), x)
+            continue
+        if key.startswith(("deploy:", "shoudan:")):
+            spellcards.use_free(st, t, key)
+            continue
+        if key.startswith("sc_defend:"):
+            spellcards.defend(st, t, key.split(":")[1])
+            return
+        break
+    if key == "barrage:pay":
+        t.spend_dp(x)
+        graze.gain(st, t, x, "G-R11", f"弾幕をDPで受けた (DP減少{x})")
+        return
+    yield from defence.damage(st, f, t, "barrage", dice=0, fixed=dmg, reduction=0, label="弾幕")
+
+
+def shot(st: SengensyouState, f: Fighter, t: Fighter, n: int, v: Variant) -> Flow:
+    """G-R15 / G-R20: ショット with n DP = n d6 to hit; evaded → graze n + defender dice."""
+    f.spend_dp(n)
+    st.attack_serial += 1
+    roll = st.check(f, v.check_base(f), n, f"{f.name} ショット")
+    st.emit("shot", "G-R15,G-R20",
+            f"{f.name} ショット→{t.name} {v.bullet.name} {v.stat}+〈{v.check_skill}〉 {roll.show()} (DP→{f.dp})",
+            who=f.id, target=t.id, dp=n, total=roll.total, faces=list(roll.faces))
+    if not gm.far_hit(st, f, roll.total):
+        return
+    res = yield from defence.defend(st, f, t, "shot", roll.total)
+    if res.outcome == "evaded":
+        graze.gain(st, t, n + res.dice, "G-R11", f"ショット回避 (攻撃{n}D + 回避{res.dice}D)")
+    elif res.outcome in ("hit", "guard_failed"):
+        yield from defence.damage(st, f, res.target, "shot", dice=v.damage_dice, fixed=f.stat(v.stat) + v.fixed_damage,
+                                  reduction=res.reduction, label="ショット")
+
+
+def homing(st: SengensyouState, f: Fighter, v: Variant, targets: list[tuple[Fighter, int]]) -> Flow:
+    """G-R16 / G-R20: DP = 2 × targets (+2 per boost); fixed 達成値 (+10 per boost); damage dice
+    halved (切り上げ); evaded → graze 2 × defender dice; each target defends alone (G-G34)."""
+    cost = 2 * len(targets) + 2 * sum(b for _, b in targets)
+    f.spend_dp(cost)
+    base = v.check_base(f)
+    st.emit("homing", "G-R16,G-R20",
+            f"{f.name} ホーミング {v.bullet.name} DP{cost}消費 (→{f.dp}) 達成値{base} (固定値) → "
+            + ", ".join(f"{t.name}{'+' + str(10 * b) if b else ''}" for t, b in targets),
+            who=f.id, cost=cost, base=base, targets=[t.id for t, _ in targets])
+    for t, b in targets:
+        if not t.active:
+            continue
+        st.attack_serial += 1
+        total = base + 10 * b
+        res = yield from defence.defend(st, f, t, "homing", total)
+        if res.outcome == "evaded":
+            graze.gain(st, t, 2 * res.dice, "G-R11", f"ホーミング回避 (回避{res.dice}D × 2)")
+        elif res.outcome in ("hit", "guard_failed"):
+            yield from defence.damage(st, f, res.target, "homing", dice=v.damage_dice,
+                                      fixed=f.stat(v.stat) + v.fixed_damage, reduction=res.reduction,
+                                      label="ホーミング")
+        if st.update_end():
+            return
+
+
+def melee(st: SengensyouState, f: Fighter, t: Fighter, n: int) -> Flow:
+    """G-R17 / G-G15: approach (感覚+〈回避〉+nD vs 15+身体+max(〈回避〉,〈弾幕〉)); success →
+    graze n to the attacker; then the hit check 身体+〈【近接武器】〉 with fresh DP."""
+    f.spend_dp(n)
+    tn = approach_tn(st, t)
+    roll = st.check(f, f.stat("感覚") + f.skill("回避"), n, f"{f.name} 接近判定")
+    ok = roll.total >= tn
+    st.emit("approach", "G-R17,G-G15",
+            f"{f.name} 近接攻撃→{t.name} 接近判定 感覚+〈回避〉 {roll.show()} {'≥' if ok else '<'} {tn} "
+            f"{'成功' if ok else '失敗'} (DP→{f.dp})", who=f.id, target=t.id, dp=n, total=roll.total, tn=tn,
+            success=ok)
+    if not ok:
+        return
+    graze.gain(st, f, n, "G-R11", f"接近判定成功 ({n}D)")
+    if f.dp < 1 or not t.active:
+        st.emit("melee_abort", "G-G10", f"{f.name} はDPが無く命中判定できない (ダイス1個以上必要)", who=f.id)
+        return
+    opts = [Option(f"hit:{k}", f"命中判定 {melee_numbers(f)[0]}+{k}D6 (全力回避に対する命中率)", cost=k,
+                   odds=defence.hit_odds(st, t, melee_numbers(f)[0], k)) for k in range(1, f.dp + 1)]
+    key = yield from ask(f.id, "melee_hit", f"{f.name}: 近接攻撃の命中判定に使うDP (DP {f.dp})", opts)
+    k = int(key.split(":")[1])
+    f.spend_dp(k)
+    st.attack_serial += 1
+    base, ddice, dfixed = melee_numbers(f)
+    hit = st.check(f, base, k, f"{f.name} 近接命中")
+    st.emit("melee", "G-R17", f"{f.name} 近接命中判定 身体+〈【近接武器】〉 {hit.show()} (DP→{f.dp})",
+            who=f.id, target=t.id, dp=k, total=hit.total)
+    res = yield from defence.defend(st, f, t, "melee", hit.total)
+    if res.outcome in ("hit", "guard_failed"):
+        yield from defence.damage(st, f, res.target, "melee", dice=ddice, fixed=dfixed, reduction=res.reduction,
+                                  label="近接攻撃")
+
+
+def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Flow:
+    """G-R20 / G-G22: スペル with ≤ 3D, costs 霊力; activation vs the data TN; the target
+    resists (G-G21: TN from the data, fallback 10 + caster ability Lv) or defends against
+    the activation 達成値."""
+    sp = catalog().spells[sp_id]
+    f.spend_dp(n)
+    f.reiryoku -= sp.reiryoku
+    st.attack_serial += 1
+    roll = st.check(f, f.stat(sp.stat) + f.ability(sp.ability), n, f"{f.name} {sp.name}")
+    ok = roll.total >= sp.tn
+    st.emit("spell", "G-R20,G-G22",
+            f"{f.name} スペル {sp.name}→{t.name} 霊力{sp.reiryoku}消費 発動判定 {roll.show()} "
+            f"{'≥' if ok else '<'} {sp.tn} {'成功' if ok else '失敗'}", who=f.id, target=t.id, total=roll.total,
+            success=ok)
+    if not ok:
+        return
+    if sp.resist is not None:
+        tn = sp.resist_tn if sp.resist_tn is not None else 10 + f.ability(sp.ability)  # G-G21 fallback
+        resisted = yield from defence.resist(st, f, t, sp.resist, tn)
+        if not resisted:
+            yield from defence.damage(st, f, t, "spell", dice=sp.damage_dice, fixed=f.stat(sp.damage_stat),
+                                      reduction=0, label=sp.name)
+        return
+    res = yield from defence.defend(st, f, t, "spell", roll.total)
+    if res.outcome in ("hit", "guard_failed"):
+        yield from defence.damage(st, f, res.target, "spell", dice=sp.damage_dice, fixed=f.stat(sp.damage_stat),
+                                  reduction=res.reduction, label=sp.name)
+
+
+def other(st: SengensyouState, f: Fighter, n: int) -> None:
+    """G-R02 / G-G33: an "other" action: ≤ 3D, outcome for the GM."""
+    f.spend_dp(n)
+    roll = st.check(f, 0, n, f"{f.name} その他")
+    st.emit("other", "G-R02,G-G33", f"{f.name} その他の行動 {roll.show()} (最大3D, 結果はGM裁定)",
+            who=f.id, dp=n, total=roll.total)

@@ -1,0 +1,100 @@
+"""Dice-pool checks inside the combat engine (G-R01, G-R03, G-R29).
+
+達成値 = 判定値 + the sum of n d6, where n is the DP spent.  ``pool`` is the one place the
+engine rolls a check; with ``fixed`` (GM fixed value, G-R29) no dice are drawn and each die
+counts 3.5 (G-G30 rounding).  ``p_at_least`` gives exact odds for Option.odds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from ikusa.dice.source import DiceSource
+from ikusa.engine.rounding import round_up
+
+
+@dataclass(frozen=True, slots=True)
+class PoolRoll:
+    """One dice-pool check: 判定値 ``base``, the faces rolled, and 達成値 ``total``."""
+
+    base: int
+    faces: tuple[int, ...]
+    total: int
+    fixed: bool = False
+
+    @property
+    def n(self) -> int:
+        return len(self.faces)
+
+    def show(self) -> str:
+        """``知性+スキル 9 + 3D6[4,2,6] = 21`` style text."""
+        if self.fixed:
+            return f"{self.base}+固定値{self.total - self.base}={self.total}"
+        if not self.faces:
+            return f"{self.base}(ダイス無し)={self.total}"
+        faces = ",".join(str(f) for f in self.faces)
+        return f"{self.base}+{len(self.faces)}D6[{faces}]={self.total}"
+
+
+def fixed_value(n: int, rounding: str = "floor") -> int:
+    """G-R29 / G-G30: n dice read as 3.5 each; floor by default (2 → 7, 3 → 10)."""
+    x = Fraction(7 * n, 2)
+    return round_up(x) if rounding == "ceil" else int(x)
+
+
+def pool(base: int, n: int, dice: DiceSource, purpose: str, *, fixed: bool = False,
+         rounding: str = "floor") -> PoolRoll:
+    """Roll a dice-pool check: 判定値 ``base`` + ``n`` d6 (G-R01)."""
+    if fixed:
+        return PoolRoll(base, (), base + fixed_value(n, rounding), True)
+    faces = tuple(dice.roll(6, n, purpose)) if n else ()
+    return PoolRoll(base, faces, base + sum(faces))
+
+
+def roll_damage(n: int, dice: DiceSource, purpose: str) -> tuple[int, ...]:
+    """Damage dice ("XD" in the damage columns; never tied to DP, G-R01)."""
+    return tuple(dice.roll(6, n, purpose)) if n > 0 else ()
+
+
+@cache
+def _counts(n: int) -> tuple[int, ...]:
+    """Ways to roll each sum with n d6 (index = sum); 6**n outcomes in all (exact)."""
+    dist = [1]
+    for _ in range(n):
+        nxt = [0] * (len(dist) + 6)
+        for s, c in enumerate(dist):
+            if c:
+                for f in range(1, 7):
+                    nxt[s + f] += c
+        dist = nxt
+    return tuple(dist)
+
+
+@cache
+def _tail(n: int) -> tuple[int, ...]:
+    """tail[k] = ways to roll a sum ≥ k with n d6 (k = 0 .. 6n+1)."""
+    c = _counts(n)
+    out = [0] * (len(c) + 1)
+    for i in range(len(c) - 1, -1, -1):
+        out[i] = out[i + 1] + c[i]
+    return tuple(out)
+
+
+def p_at_least(base: int, n: int, target: int) -> float:
+    """P(base + n d6 ≥ target), exact ratio returned as a float (for Option.odds)."""
+    tail = _tail(n)
+    need = min(max(target - base, 0), len(tail) - 1)
+    return float(tail[need] / 6**n)
+
+
+@cache
+def p_beats(base_a: int, n_a: int, base_b: int, n_b: int) -> float:
+    """P(A's 達成値 ≥ B's 達成値) for two pool checks (ties to A), exact ratio as a float."""
+    tail, cb = _tail(n_a), _counts(n_b)
+    ways = 0
+    for sb, c in enumerate(cb):
+        if c:
+            ways += c * tail[min(max(base_b + sb - base_a, 0), len(tail) - 1)]
+    return float(ways / (6**n_a * 6**n_b))

@@ -1,0 +1,239 @@
+"""Defence (G-R05, G-R19, G-G09, G-G16), damage (G-G23, G-R22) and resistance (G-G21).
+
+One defence per attack, declared after seeing its 達成値 (G-R05): 回避 (感覚+〈回避〉+DP),
+ガード (身体+〈【近接武器】〉+DP; once per turn; not vs 弾幕; may cover an ally from the front
+row; a failed guard still reduces damage by 2 × weapon Lv; no graze).  Success: 達成値 ≥
+the attack's (ties to the defender, G-G09).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from ikusa.engine.protocol import Decision, Option
+from ikusa.systems.sengensyou import gm, graze, spellcards
+from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.checks_flow import p_at_least, roll_damage
+from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+
+KIND_JA = {"shot": "ショット", "homing": "ホーミング", "melee": "近接攻撃", "spell": "スペル", "barrage": "弾幕",
+           "sc": "スペルカード"}
+
+
+@dataclass(slots=True)
+class DefenceResult:
+    target: Fighter
+    outcome: str  # hit | evaded | guarded | guard_failed | nullified
+    dice: int = 0
+    reduction: int = 0
+
+
+Flow_DR = Generator[Decision, str, DefenceResult]
+Flow_bool = Generator[Decision, str, bool]
+
+
+#: the damage-table rule of each attack kind
+DAMAGE_RULE = {"shot": "G-R15", "homing": "G-R16,G-G14", "melee": "G-R17", "barrage": "G-R18,G-G06",
+               "spell": "G-G22", "sc": "G-R21,G-G24"}
+
+
+def succeeds(st: SengensyouState, total: int, attack: int) -> bool:
+    """G-G09: ties go to the defender by default."""
+    return total >= attack if st.opt.defence_tie == "defender" else total > attack
+
+
+def evade_base(st: SengensyouState, t: Fighter) -> int:
+    """回避 判定値: 感覚 + 〈回避〉 (+5 in 防御専念, G-R07)."""
+    return t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0)
+
+
+def hit_odds(st: SengensyouState, t: Fighter, base: int, n: int) -> float:
+    """Chance that ``base`` + n d6 beats ``t`` evading with all its DP (ties to the defender)."""
+    from ikusa.systems.sengensyou.checks_flow import p_beats
+
+    return 1.0 if t.dp == 0 else 1.0 - p_beats(evade_base(st, t), t.dp, base, n)
+
+
+def guard_base(st: SengensyouState, g: Fighter) -> int:
+    return g.stat("身体") + g.skill("近接武器") + (st.opt.focus_bonus if g.focus else 0)
+
+
+def can_guard(g: Fighter) -> bool:
+    """G-R19 / G-G16: a melee weapon skill, DP for ≥ 1 die, and not yet guarded this turn."""
+    return g.skill("近接武器") > 0 and not g.guard_used and g.dp >= 1
+
+
+def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int,
+                    declined: set[str]) -> list[Option]:
+    """The defender's legal choices against one attack with 達成値 ``total``."""
+    sup = gm.surprise(st, a, t)
+    opts = [Option("none", f"防御しない ({KIND_JA[kind]}を受ける)")]
+    if sup.no_evasion:
+        return opts + spellcards.reaction_options(st, t)
+    cap = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
+    eb = t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0) - sup.penalty
+    for n in range(1, cap + 1):
+        opts.append(Option(f"evade:{n}", f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}", cost=n,
+                           odds=p_at_least(eb + (0 if st.opt.defence_tie == "defender" else -1), n, total),
+                           data={"defence": "evade", "dp": n}))
+    if can_guard(t):
+        gb = guard_base(st, t) - sup.penalty
+        red = st.opt.guard_reduction_per_lv * t.skill("近接武器")
+        for n in range(1, cap + 1):
+            opts.append(Option(f"guard:{n}", f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})",
+                               cost=n, odds=p_at_least(gb, n, total), data={"defence": "guard", "dp": n}))
+    for g in st.allies(t):
+        if g.row == "front" and can_guard(g) and not g.hidden and g.id not in declined:
+            opts.append(Option(f"cover:{g.id}", f"{g.name}にガードを頼む (前衛からの他人へのガード)",
+                               data={"defence": "cover", "guard": g.id}))
+    return opts + spellcards.reaction_options(st, t)
+
+
+def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -> Flow_DR:
+    """G-R05: the defender sees ``total`` and declares at most one defence."""
+    declined: set[str] = set()
+    while True:
+        opts = defence_options(st, a, t, kind, total, declined)
+        if len(opts) == 1:
+            st.emit("no_defence", "G-G09,G-G10",
+                    f"{t.name} は防御できない (DP{t.dp}) → {KIND_JA[kind]}命中", who=t.id)
+            return DefenceResult(t, "hit")
+        key = yield from ask(t.id, "defence",
+                             f"{t.name}: {a.name}の{KIND_JA[kind]} 達成値{total} に対する防御 (DP {t.dp})", opts)
+        if key.startswith(("deploy:", "shoudan:")):
+            spellcards.use_free(st, t, key)
+            continue
+        if key.startswith("sc_defend:"):
+            spellcards.defend(st, t, key.split(":")[1])
+            return DefenceResult(t, "nullified")
+        if key.startswith("cover:"):
+            g = st.f(key.split(":")[1])
+            gopts = [Option(f"guard:{n}", f"{t.name}をかばってガード {guard_base(st, g)}+{n}D6 ≥ {total}", cost=n,
+                            odds=p_at_least(guard_base(st, g), n, total)) for n in range(1, g.dp + 1)]
+            gopts.append(Option("decline", "ガードしない"))
+            gkey = yield from ask(g.id, "cover", f"{g.name}: {t.name}への{KIND_JA[kind]} 達成値{total} をガードするか",
+                                  gopts)
+            if gkey == "decline":
+                declined.add(g.id)
+                st.emit("cover_declined", "G-G16", f"{g.name} は{t.name}のガードを断る", who=g.id)
+                continue
+            return guard(st, g, t, int(gkey.split(":")[1]), total)
+        if key == "none":
+            st.emit("no_defence", "G-G09", f"{t.name} 防御しない → {KIND_JA[kind]}命中", who=t.id)
+            return DefenceResult(t, "hit")
+        what, n = key.split(":")
+        if what == "guard":
+            return guard(st, t, t, int(n), total)
+        return evade(st, a, t, int(n), total)
+
+
+def evade(st: SengensyouState, a: Fighter, t: Fighter, n: int, total: int) -> DefenceResult:
+    sup = gm.surprise(st, a, t)
+    t.spend_dp(n)
+    focus = st.opt.focus_bonus if t.focus else 0
+    roll = st.check(t, t.stat("感覚") + t.skill("回避") + focus - sup.penalty, n, f"{t.name} 回避")
+    ok = succeeds(st, roll.total, total)
+    extra = (f" 防御専念+{focus}" if focus else "") + (f" 不意打ち-{sup.penalty}" if sup.penalty else "")
+    st.emit("evade", "G-R05,G-R19,G-G09",
+            f"{t.name} 回避 感覚+〈回避〉{extra} {roll.show()} {'≥' if ok else '<'} {total} "
+            f"{'成功' if ok else '失敗'} (DP→{t.dp})", who=t.id, dp=n, total=roll.total, attack=total, success=ok,
+            serial=st.attack_serial)
+    return DefenceResult(t, "evaded" if ok else "hit", dice=n)
+
+
+def guard(st: SengensyouState, g: Fighter, t: Fighter, n: int, total: int) -> DefenceResult:
+    """G-R19 / G-G16: once per turn; success blocks; failure reduces damage by 2 × Lv."""
+    g.spend_dp(n)
+    g.guard_used = True
+    roll = st.check(g, guard_base(st, g), n, f"{g.name} ガード")
+    ok = succeeds(st, roll.total, total)
+    red = st.opt.guard_reduction_per_lv * g.skill("近接武器")
+    who = "" if g is t else f" ({t.name}をかばう)"
+    st.emit("guard", "G-R19,G-G16",
+            f"{g.name} ガード{who} 身体+〈【近接武器】〉 {roll.show()} {'≥' if ok else '<'} {total} "
+            + ("成功 (効果を受けない)" if ok else f"失敗 (ダメージ -{red})") + f" (DP→{g.dp}, 1ターン1回)",
+            who=g.id, target=t.id, dp=n, total=roll.total, attack=total, success=ok, reduction=0 if ok else red,
+            serial=st.attack_serial, turn=st.turn)
+    return DefenceResult(t, "guarded" if ok else "guard_failed", dice=n, reduction=0 if ok else red)
+
+
+def resist(st: SengensyouState, a: Fighter, t: Fighter, skill: str, tn: int) -> Flow_bool:
+    """G-G21: 意志+〈精神抵抗〉 or 耐久+〈肉体抵抗〉, ≤ 3D, +5 in 防御専念; graze 3:1 (G-R12)."""
+    stat = "意志" if skill == "精神抵抗" else "耐久"
+    base = t.stat(stat) + t.skill(skill) + (st.opt.focus_bonus if t.focus else 0)
+    cap = min(t.dp, st.opt.resist_max_dice)
+    opts = [Option(f"resist:{n}", f"{stat}+〈{skill}〉{base}+{n}D6 ≥ {tn}", cost=n, odds=p_at_least(base, n, tn))
+            for n in range(0, cap + 1)]
+    key = yield from ask(t.id, "resist", f"{t.name}: {a.name}のスペルに〈{skill}〉で抵抗 (目標{tn})", opts)
+    n = int(key.split(":")[1])
+    t.spend_dp(n)
+    roll = st.check(t, base, n, f"{t.name} 抵抗")
+    total = roll.total
+    if total < tn and t.graze >= 3:
+        need = tn - total
+        gopts = [Option("graze:resist:0", "グレイズを使わない")]
+        gopts += [Option(f"graze:resist:{k}", f"グレイズ{3 * k}で達成値+{k}", cost=3 * k)
+                  for k in range(1, min(need, t.graze // 3) + 1)]
+        gkey = yield from ask(t.id, "graze_resist", f"{t.name}: 抵抗 {total} < {tn}。グレイズ({t.graze})を使うか",
+                              gopts)
+        total += graze.spend_resist(st, t, int(gkey.split(":")[2]))
+    ok = total >= tn
+    st.emit("resist", "G-G21,G-R12", f"{t.name} 抵抗 {stat}+〈{skill}〉 {roll.show()} → {total} "
+            f"{'≥' if ok else '<'} {tn} {'成功' if ok else '失敗'}", who=t.id, total=total, tn=tn, success=ok)
+    return ok
+
+
+def damage(st: SengensyouState, a: Fighter, t: Fighter, kind: str, *, dice: int, fixed: int, reduction: int,
+           label: str) -> Flow:
+    """Damage: roll, graze boost (shot 2:1, melee 1:1; G-R12, G-G18), guard reduction,
+    defensive spell card (G-R21), deployed card HP (G-G24), HP, 手加減 (G-R22)."""
+    faces = roll_damage(dice, st.dice, f"{a.name} {label} ダメージ")
+    amount = sum(faces) + fixed
+    shown = f"{dice}D6[{','.join(map(str, faces))}]+{fixed}={amount}" if dice else f"固定{amount}"
+    st.emit("damage_roll", DAMAGE_RULE[kind], f"{a.name} {label} ダメージ {shown}", who=a.id, target=t.id,
+            faces=list(faces), amount=amount)
+    rate = graze.BOOST_RATE.get(kind)
+    if rate is not None and a.graze >= rate:
+        gopts = [Option(f"graze:{kind}:{k}", "グレイズを使わない" if k == 0 else f"グレイズ{rate * k}でダメージ+{k}",
+                        cost=rate * k) for k in range(0, a.graze // rate + 1)]
+        prompt = f"{a.name}: {label}のダメージ{amount}をグレイズ({a.graze})で強化するか"
+        key = yield from ask(a.id, "graze_boost", prompt, gopts)
+        amount += graze.spend_boost(st, a, kind, int(key.split(":")[2]))
+    if reduction:
+        before = amount
+        amount = max(0, amount - reduction)
+        st.emit("guard_reduce", "G-R19,G-G16", f"ガード失敗による軽減 {before}-{reduction}={amount}",
+                reduction=reduction)
+    opts = spellcards.defend_options(st, t)
+    if opts and amount > 0:
+        key = yield from ask(t.id, "sc_defence", f"{t.name}: {amount}ダメージ。防御のスペルカードを使うか",
+                             [Option("accept", "受ける"), *opts])
+        if key != "accept":
+            spellcards.defend(st, t, key.split(":")[1])
+            return
+    amount = spellcards.absorb(st, t, amount)
+    if amount <= 0:
+        return
+    before = t.hp
+    t.hp -= amount
+    st.emit("damage", "G-G23", f"{t.name} に{amount}ダメージ (HP {before}→{max(t.hp, 0)}/{t.hp_max})",
+            who=t.id, amount=amount, hp=max(t.hp, 0))
+    if t.hp <= 0:
+        yield from knock_out(st, a, t)
+
+
+def knock_out(st: SengensyouState, a: Fighter, t: Fighter) -> Flow:
+    """G-R22 手加減 / G-G23: HP 0 → the attacker chooses 気絶, or HP 1 and out of the fight."""
+    key = yield from ask(a.id, "tekagen", f"{a.name}: {t.name}のHPが0になる。手加減するか",
+                         [Option("tekagen:faint", "気絶させる"), Option("tekagen:spare", "手加減: HP1で戦闘不能")])
+    t.down = True
+    if key == "tekagen:spare":
+        t.hp = 1
+        t.spared = True
+        st.emit("spared", "G-R22", f"{a.name} 手加減: {t.name} は HP1 で戦闘不能 (会話・ゆっくり移動は可)", who=t.id)
+    else:
+        t.hp = 0
+        st.emit("fainted", "G-R22,G-G23", f"{t.name} 気絶 (HP0)", who=t.id)
+    st.update_end()
+

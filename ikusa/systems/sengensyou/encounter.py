@@ -1,0 +1,133 @@
+"""Encounter files for 千幻抄: pydantic schema plus the rule checks a schema cannot express
+(unknown skill, row rule G-R10, …).  Every error is an :class:`InputError` naming the file
+and the field, and the rule when one is broken."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ikusa.engine.encounter import validation_error
+from ikusa.engine.errors import InputError
+from ikusa.systems.sengensyou.catalog import catalog
+from ikusa.systems.sengensyou.character import STATS, CharacterSpec
+from ikusa.systems.sengensyou.options import SengensyouOptions
+
+
+class Reinforcement(BaseModel):
+    """G-R28: a character joining at the start of ``turn`` with DP = DP回復数 × 2."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    turn: int = Field(ge=2)
+    character: CharacterSpec
+
+
+class Surprise(BaseModel):
+    """G-R24 / G-G29: ``side`` ambushes during turn 1 from ``range``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    side: str
+    range: Literal["within", "outside", "far"] = "within"
+
+
+class Encounter(BaseModel):
+    """A validated 千幻抄 encounter."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    title: str = ""
+    options: SengensyouOptions = SengensyouOptions()
+    pc_side: str | None = Field(None, description="the players' side (ties, G-G04; simplified order, G-R30)")
+    leader: str | None = Field(None, description="the NPC leader of the simplified order (G-R30)")
+    characters: list[CharacterSpec] = Field(min_length=2)
+    reinforcements: list[Reinforcement] = []
+    surprise: Surprise | None = None
+
+    @property
+    def pcs(self) -> str:
+        return self.pc_side or self.characters[0].side
+
+    @property
+    def sides(self) -> list[str]:
+        out: list[str] = []
+        for c in [*self.characters, *(r.character for r in self.reinforcements)]:
+            if c.side not in out:
+                out.append(c.side)
+        return out
+
+
+def _check_character(c: CharacterSpec, where: str, source: str) -> None:
+    terms = catalog().terms
+    cat = catalog()
+
+    def bad(field: str, msg: str) -> InputError:
+        return InputError(msg, source=source, field=f"{where}.{field}")
+
+    missing = [s for s in STATS if s not in c.stats]
+    if missing:
+        raise bad("stats", f"missing 特性値 {missing} (G-H01: 身体 耐久 知性 感覚 意志)")
+    for s in c.stats:
+        if s not in terms.stats:
+            raise bad(f"stats.{s}", f"unknown 特性値 {s!r} (G-H01); known: {', '.join(terms.stats)}")
+    for kind, known, values in (("skills", terms.skills, c.skills), ("abilities", terms.abilities, c.abilities),
+                                ("feats", terms.feats, c.feats)):
+        for name, lv in values.items():
+            if name not in known:
+                label = {"skills": "skill", "abilities": "ability", "feats": "feat"}[kind]
+                raise bad(f"{kind}.{name}", f"unknown {label} {name!r} (G-H01/G-H02); known: {', '.join(known)}")
+            if lv < 0:
+                raise bad(f"{kind}.{name}", "a level cannot be negative")
+    for i, item in enumerate(c.items):
+        if item not in terms.items:
+            raise bad(f"items[{i}]", f"unknown item {item!r} (G-H02); known: {', '.join(terms.items)}")
+    for i, sc in enumerate(c.spell_cards):
+        if sc not in cat.spellcards:
+            raise bad(f"spell_cards[{i}]", f"unknown spell card {sc!r} (G-R21); known: {', '.join(cat.spellcards)}")
+    for i, sp in enumerate(c.spells):
+        if sp not in cat.spells:
+            raise bad(f"spells[{i}]", f"unknown spell {sp!r} (G-G22); known: {', '.join(cat.spells)}")
+    if c.youdan_skill is not None:
+        if c.youdan_skill not in terms.skills:
+            raise bad("youdan_skill", f"unknown skill {c.youdan_skill!r}")
+        if c.skills.get(c.youdan_skill, 0) < c.abilities.get("妖力", 0):
+            raise bad("youdan_skill", "G-R15 (003:L265): the skill combined with [妖弾化] needs Lv ≥ [妖力] Lv")
+
+
+def _check_rows(chars: list[CharacterSpec], source: str) -> None:
+    """G-R10 (003:L108): in each party the back row is no larger than the front row."""
+    for side in dict.fromkeys(c.side for c in chars):
+        front = sum(1 for c in chars if c.side == side and c.row == "front")
+        back = sum(1 for c in chars if c.side == side and c.row == "back")
+        if back > front:
+            raise InputError(f"G-R10 (003 前衛と後衛): side {side!r} has {back} in the back row but only "
+                             f"{front} in the front row; 後衛 must be ≤ 前衛", source=source, field="characters")
+
+
+def encounter_from_dict(data: Mapping[str, Any], source: str) -> Encounter:
+    """Validate an encounter document (without ``system``/``script``)."""
+    try:
+        enc = Encounter.model_validate(dict(data))
+    except ValidationError as exc:
+        raise validation_error(exc, source) from None
+    seen: set[str] = set()
+    everyone = [(f"characters[{i}]", c) for i, c in enumerate(enc.characters)]
+    everyone += [(f"reinforcements[{i}].character", r.character) for i, r in enumerate(enc.reinforcements)]
+    for where, c in everyone:
+        if c.id in seen:
+            raise InputError(f"duplicate id {c.id!r}", source=source, field=f"{where}.id")
+        seen.add(c.id)
+        _check_character(c, where, source)
+    _check_rows(list(enc.characters), source)
+    if len({c.side for c in enc.characters}) < 2:
+        raise InputError("a battle needs at least two sides at the start", source=source, field="characters")
+    if enc.pc_side is not None and enc.pc_side not in enc.sides:
+        raise InputError(f"unknown side {enc.pc_side!r}", source=source, field="pc_side")
+    if enc.surprise is not None and enc.surprise.side not in enc.sides:
+        raise InputError(f"unknown side {enc.surprise.side!r}", source=source, field="surprise.side")
+    if enc.options.simplified:
+        leader = next((c for c in enc.characters if c.id == enc.leader), None)
+        if leader is None or leader.side == enc.pcs:
+            raise InputError("G-R30: the simplified order needs 'leader': the id of an NPC", source=source,
+                             field="leader")
+    return enc

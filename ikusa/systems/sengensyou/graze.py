@@ -1,0 +1,91 @@
+"""Graze (グレイズ, G-R11, G-R12, G-G18): every gain and every spend.
+
+Gains: 弾幕 paid with DP (the reduction), shot evaded (attacker's + defender's dice),
+homing evaded (2 × defender's dice), successful melee approach (approach dice, to the
+attacker); none from guard or from evading melee.  Spends: 霊力 5:1, shot damage 2:1,
+melee damage 1:1 (per target, G-T06), resistance 3:1, 霊撃 3:1 against a 弾幕.
+"""
+
+from __future__ import annotations
+
+from ikusa.engine.protocol import Option
+from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.state import SengensyouState
+
+REIRYOKU_RATE = 5
+RESIST_RATE = 3
+REIGEKI_RATE = 3
+#: graze per +1 damage, by attack kind (G-R12: ショット 2, 近接攻撃 1)
+BOOST_RATE = {"shot": 2, "melee": 1}
+
+
+def gain(st: SengensyouState, f: Fighter, n: int, rule: str, why: str) -> None:
+    """Add ``n`` graze (G-R11)."""
+    if n <= 0:
+        return
+    before = f.graze
+    f.graze += n
+    st.emit("graze_gain", rule, f"{f.name} グレイズ +{n} ({why}) {before}→{f.graze}", who=f.id, gained=n,
+            graze=f.graze)
+
+
+def boost_cost(kind: str, plus: int, targets: int = 1) -> int:
+    """G-R12 / G-T06: +``plus`` damage to each of ``targets`` costs rate × plus per target."""
+    return BOOST_RATE[kind] * plus * targets
+
+
+def _spend(f: Fighter, n: int) -> None:
+    if n > f.graze or n < 0:  # pragma: no cover - options are validated
+        raise ValueError(f"{f.id} cannot spend {n} graze (has {f.graze})")
+    f.graze -= n
+
+
+def spend_boost(st: SengensyouState, f: Fighter, kind: str, plus: int) -> int:
+    """Damage boost after the damage roll (G-G18); returns the damage added."""
+    if plus <= 0:
+        return 0
+    cost = boost_cost(kind, plus)
+    _spend(f, cost)
+    st.emit("graze_boost", "G-R12", f"{f.name} グレイズ{cost}消費 ({BOOST_RATE[kind]}:1) → ダメージ+{plus} "
+            f"(残{f.graze})", who=f.id, spent=cost, plus=plus, graze=f.graze)
+    return plus
+
+
+def reiryoku_options(f: Fighter) -> list[Option]:
+    """G-R12: 5 graze → 1 霊力 (up to 霊力 max, invented cap)."""
+    room = f.reiryoku_max - f.reiryoku
+    return [Option(f"graze:reiryoku:{k}", f"グレイズ{REIRYOKU_RATE * k}で霊力+{k}", cost=REIRYOKU_RATE * k)
+            for k in range(1, min(f.graze // REIRYOKU_RATE, room) + 1)]
+
+
+def spend_reiryoku(st: SengensyouState, f: Fighter, k: int) -> None:
+    _spend(f, REIRYOKU_RATE * k)
+    before = f.reiryoku
+    f.reiryoku += k
+    st.emit("graze_reiryoku", "G-R12", f"{f.name} グレイズ{REIRYOKU_RATE * k}消費 → 霊力 {before}→{f.reiryoku} "
+            f"(残{f.graze})", who=f.id, spent=REIRYOKU_RATE * k, reiryoku=f.reiryoku, graze=f.graze)
+
+
+def spend_resist(st: SengensyouState, f: Fighter, k: int) -> int:
+    """G-R12: 3 graze → +1 to a resistance 達成値; returns the bonus."""
+    if k <= 0:
+        return 0
+    _spend(f, RESIST_RATE * k)
+    st.emit("graze_resist", "G-R12", f"{f.name} グレイズ{RESIST_RATE * k}消費 → 抵抗達成値+{k} (残{f.graze})",
+            who=f.id, spent=RESIST_RATE * k, plus=k, graze=f.graze)
+    return k
+
+
+def reigeki_options(f: Fighter, reduction: int) -> list[Option]:
+    """G-R12 霊撃: 3 graze → the 弾幕's DP reduction −1 (never below 0)."""
+    return [Option(f"graze:reigeki:{k}", f"霊撃: グレイズ{REIGEKI_RATE * k}でDP減少-{k}", cost=REIGEKI_RATE * k)
+            for k in range(1, min(f.graze // REIGEKI_RATE, reduction) + 1)]
+
+
+def spend_reigeki(st: SengensyouState, f: Fighter, k: int, reduction: int) -> int:
+    """Apply 霊撃 (after 防御専念 halving, G-R07); returns the new reduction."""
+    _spend(f, REIGEKI_RATE * k)
+    new = max(0, reduction - k)
+    st.emit("reigeki", "G-R12,G-R07", f"{f.name} 霊撃 グレイズ{REIGEKI_RATE * k}消費 → DP減少 {reduction}→{new} "
+            f"(残{f.graze})", who=f.id, spent=REIGEKI_RATE * k, reduction=new, graze=f.graze)
+    return new

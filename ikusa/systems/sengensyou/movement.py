@@ -1,0 +1,90 @@
+"""Movement (G-R08, G-G11) and escape (G-R09, G-G27).
+
+Movement: up to 判定値 = 身体+〈回避〉 metres with no check and no DP; further with a roll of
+any number ≥ 1 of DP (no cap), reaching 達成値 metres.  Escape: declared during the turn
+(combinable with combat actions); at turn end an opposed 知性+〈飛行〉 check against the best
+pursuer; optionally a running score (+1/−1) that must reach the GM's value (default 3).
+"""
+
+from __future__ import annotations
+
+from ikusa.engine.protocol import Option
+from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+
+
+def free_move(f: Fighter) -> int:
+    """G-R08: metres reachable with no check (身体+〈回避〉)."""
+    return f.stat("身体") + f.skill("回避")
+
+
+def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    opts: list[Option] = []
+    if not f.moved:
+        opts.append(Option("move:free", f"移動 {free_move(f)}mまで (判定無し, DP不要)"))
+        opts += [Option(f"move:roll:{n}", f"移動判定 身体+〈回避〉{free_move(f)}+{n}D6 (m)", cost=n)
+                 for n in range(1, f.dp + 1)]
+    if not f.escaping and st.enemies(f):
+        opts.append(Option("escape", "逃走を宣言 (ターン終了時に知性+〈飛行〉で対抗判定)"))
+    return opts
+
+
+def move(st: SengensyouState, f: Fighter, key: str) -> None:
+    """G-R08 / G-G11."""
+    f.moved = True
+    if key == "move:free":
+        st.emit("move", "G-R08,G-G11", f"{f.name} 移動 {free_move(f)}mまで (判定無し, DP消費無し)", who=f.id,
+                metres=free_move(f))
+        return
+    n = int(key.split(":")[2])
+    f.spend_dp(n)
+    roll = st.check(f, free_move(f), n, f"{f.name} 移動")
+    st.emit("move", "G-R08,G-G11", f"{f.name} 移動判定 身体+〈回避〉 {roll.show()} → {roll.total}m (DP→{f.dp})",
+            who=f.id, metres=roll.total, dp=n)
+
+
+def declare_escape(st: SengensyouState, f: Fighter) -> None:
+    f.escaping = True
+    st.emit("escape_declared", "G-R09", f"{f.name} 逃走を宣言 (戦闘を続けつつターン終了時に対抗判定)", who=f.id)
+
+
+def flight_base(f: Fighter) -> int:
+    return f.stat("知性") + f.skill("飛行")
+
+
+def track_step(score: int, escaper_won: bool, floor: int) -> int:
+    """G-R09 / G-G27: +1 per escaper win, −1 per pursuer win, never below ``floor``."""
+    return score + 1 if escaper_won else max(floor, score - 1)
+
+
+def escape_contests(st: SengensyouState) -> Flow:
+    """Turn end: each escaper against the single best pursuer (G-G27)."""
+    for f in [g for g in st.active() if g.escaping]:
+        pursuers = st.enemies(f)
+        if not pursuers:
+            continue
+        p = max(pursuers, key=lambda g: flight_base(g))
+        fo = [Option(f"escape_dp:{n}", f"逃走 知性+〈飛行〉{flight_base(f)}+{n}D6", cost=n) for n in range(f.dp + 1)]
+        fk = yield from ask(f.id, "escape", f"{f.name}: 逃走の対抗判定に使うDP", fo)
+        po = [Option(f"pursue_dp:{n}", f"追跡 知性+〈飛行〉{flight_base(p)}+{n}D6", cost=n) for n in range(p.dp + 1)]
+        pk = yield from ask(p.id, "pursue", f"{p.name}: {f.name}の逃走を追う対抗判定に使うDP", po)
+        fn, pn = int(fk.split(":")[1]), int(pk.split(":")[1])
+        f.spend_dp(fn)
+        p.spend_dp(pn)
+        a = st.check(f, flight_base(f), fn, f"{f.name} 逃走")
+        b = st.check(p, flight_base(p), pn, f"{p.name} 追跡")
+        won = a.total > b.total  # ties keep the fight going (invented)
+        text = f"{f.name} 逃走 {a.show()} 対 {p.name} 追跡 {b.show()} → {'逃走側' if won else '追跡側'}の勝ち"
+        if st.opt.escape_track:
+            f.escape_score = track_step(f.escape_score, won, st.opt.escape_track_floor)
+            text += f" (逃走値 {f.escape_score}/{st.opt.escape_track_target})"
+            escaped = f.escape_score >= st.opt.escape_track_target
+        else:
+            escaped = won
+        st.emit("escape", "G-R09,G-G27", text, who=f.id, pursuer=p.id, escaper=a.total, chaser=b.total,
+                score=f.escape_score)
+        if escaped:
+            f.escaped = True
+            st.emit("escaped", "G-R09", f"{f.name} は戦闘から離脱した", who=f.id)
+            if st.update_end():
+                return

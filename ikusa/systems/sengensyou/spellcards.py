@@ -1,0 +1,146 @@
+"""Spell cards (G-R21, G-G24): every combat use clears bullets and recovers DP by
+[the card's ability Lv or 3] (default max(Lv, 3)), capped at DP最大値 (G-G03).
+
+* 展開型 (deploy): any time; damage to the user goes to the card's HP first; when it
+  breaks, the excess is lost.
+* 消費型 (consume): as the user's own action (its effect: damage); or any time for 消弾
+  (all allies recover DP, no effect); or any time for defence (nullifies what is aimed at
+  the user now, even after evasion and damage rolls).
+
+Each card is used once per battle (host data, G-G24).
+"""
+
+from __future__ import annotations
+
+from ikusa.engine.protocol import Option
+from ikusa.systems.sengensyou import defence
+from ikusa.systems.sengensyou.catalog import SpellCard, catalog
+from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.state import Flow, SengensyouState
+
+
+def card(cid: str) -> SpellCard:
+    return catalog().spellcards[cid]
+
+
+def recovery(st: SengensyouState, f: Fighter, c: SpellCard) -> int:
+    """G-G24: DP recovery = max(Lv, 3); alt ``lv_or_3``: Lv if the card has an ability, else 3."""
+    lv = f.ability(c.ability) if c.ability else 0
+    if st.opt.sc_recovery == "lv_or_3":
+        return lv if c.ability else 3
+    return max(lv, 3)
+
+
+def unused(f: Fighter, kind: str) -> list[SpellCard]:
+    return [card(c) for c in f.spec.spell_cards if c not in f.sc_used and card(c).type == kind]
+
+
+def _recover(st: SengensyouState, f: Fighter, c: SpellCard, why: str, n: int) -> None:
+    """Recover ``n`` DP (the user's [Lv or 3], G-G24), capped (G-G03)."""
+    before = f.dp
+    got = f.gain_dp(n, cap=st.opt.dp_cap_recovery)
+    st.emit("sc_recovery", "G-R21,G-G24", f"{f.name} {c.name} ({why}): 弾消し DP+{n} → {before}→{f.dp}/{f.dp_max}",
+            who=f.id, card=c.id, recovery=n, gained=got, dp=f.dp)
+
+
+def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """展開型 deploy and 消費型 消弾, usable any time (no action spent)."""
+    opts = [Option(f"deploy:{c.id}", f"展開型スペルカード {c.name} を展開 (HP{c.hp}, DP+{recovery(st, f, c)})")
+            for c in unused(f, "deploy")]
+    opts += [Option(f"shoudan:{c.id}", f"{c.name} で消弾 (味方全員DP+{recovery(st, f, c)})")
+             for c in unused(f, "consume")]
+    return opts
+
+
+def defend_options(st: SengensyouState, t: Fighter) -> list[Option]:
+    return [Option(f"sc_defend:{c.id}", f"{c.name} で防御 (自分への効果を全て無効化, DP+{recovery(st, t, c)})")
+            for c in unused(t, "consume")]
+
+
+def reaction_options(st: SengensyouState, t: Fighter) -> list[Option]:
+    """Spell-card choices inside a defence or 弾幕 decision."""
+    return free_options(st, t) + defend_options(st, t)
+
+
+def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """消費型 as the own action: the card's damage effect."""
+    opts: list[Option] = []
+    for c in unused(f, "consume"):
+        if c.damage_dice <= 0:
+            continue
+        if c.targets == "all":
+            opts.append(Option(f"sc:{c.id}", f"{c.name} (敵全員に{c.damage_dice}D+{c.stat})", data={"kind": "sc",
+                                                                   "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
+        else:
+            for t in st.enemies(f):
+                if not t.hidden:
+                    opts.append(Option(f"sc:{c.id}:{t.id}", f"{c.name}→{t.name} ({c.damage_dice}D+{c.stat})",
+                                       data={"kind": "sc", "target": t.id,
+                                             "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
+    return opts
+
+
+def use_free(st: SengensyouState, f: Fighter, key: str) -> None:
+    what, cid = key.split(":")
+    c = card(cid)
+    f.sc_used.add(cid)
+    if what == "deploy":
+        f.sc_deployed[cid] = c.hp
+        st.emit("sc_deploy", "G-R21", f"{f.name} 展開型 {c.name} 展開 (カードHP{c.hp}"
+                + (", 隊列制限を無視" if c.ignore_rows else "") + ")", who=f.id, card=cid, hp=c.hp)
+        _recover(st, f, c, "展開", recovery(st, f, c))
+        return
+    st.emit("sc_shoudan", "G-R21", f"{f.name} 消費型 {c.name} で消弾: 味方全員のDP回復", who=f.id, card=cid)
+    n = recovery(st, f, c)
+    for g in [f, *st.allies(f)]:
+        _recover(st, g, c, "消弾", n)
+
+
+def defend(st: SengensyouState, t: Fighter, cid: str) -> None:
+    c = card(cid)
+    t.sc_used.add(cid)
+    st.emit("sc_defend", "G-R21,G-G24", f"{t.name} 消費型 {c.name} で防御: 自分を対象とする効果を全て無効化",
+            who=t.id, card=cid)
+    _recover(st, t, c, "防御", recovery(st, t, c))
+
+
+def absorb(st: SengensyouState, t: Fighter, amount: int) -> int:
+    """G-G24: a deployed card takes the damage first; when broken, the excess is lost."""
+    for cid in list(t.sc_deployed):  # the first deployed card takes it all
+        hp = t.sc_deployed[cid]
+        took = min(hp, amount)
+        t.sc_deployed[cid] = hp - took
+        st.emit("sc_absorb", "G-R21,G-G24", f"{card(cid).name} がダメージ{took}を肩代わり (カードHP {hp}→{hp - took})",
+                who=t.id, card=cid, absorbed=took)
+        if hp - took <= 0:
+            del t.sc_deployed[cid]
+            st.emit("sc_break", "G-G24", f"{card(cid).name} ブレイク (超過ダメージは消える)", who=t.id, card=cid)
+        return 0
+    return amount
+
+
+def sc_attack(st: SengensyouState, f: Fighter, cid: str, target: str | None) -> Flow:
+    """消費型 as an own action: recover DP, then the card's damage to its target(s)."""
+    c = card(cid)
+    f.sc_used.add(cid)
+    st.emit("sc_attack", "G-R21,G-G24", f"{f.name} スペルカード宣言 {c.name} (達成値{hit_value(f, c)} 固定値)",
+            who=f.id, card=cid, total=hit_value(f, c))
+    _recover(st, f, c, "使用", recovery(st, f, c))
+    targets = [st.f(target)] if target else list(st.enemies(f))
+    total = hit_value(f, c)
+    for t in targets:
+        if not t.active:
+            continue
+        st.attack_serial += 1
+        res = yield from defence.defend(st, f, t, "sc", total)
+        if res.outcome in ("hit", "guard_failed"):
+            yield from defence.damage(st, f, t, "sc", dice=c.damage_dice, fixed=f.stat(c.stat),
+                                      reduction=res.reduction, label=c.name)
+        if st.update_end():
+            return
+
+
+def hit_value(f: Fighter, c: SpellCard) -> int:
+    """Fixed 達成値 of a consume card's attack: stat + ability Lv + hit_bonus (host data)."""
+    return f.stat(c.stat) + (f.ability(c.ability) if c.ability else 0) + c.hit_bonus
+

@@ -1,0 +1,130 @@
+"""The 千幻抄 combat state: a :class:`~ikusa.engine.protocol.GameState` whose flow is a
+generator (``turn.battle``) that yields each :class:`Decision` and receives the chosen key.
+
+Replay, undo and save are the core's (``Combat``): the state is rebuilt from the encounter
+plus the decision list, so the generator never needs serialising.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from ikusa.dice.source import DiceSource, ScriptedSource
+from ikusa.engine.errors import RuleViolation
+from ikusa.engine.events import Event
+from ikusa.engine.protocol import Decision, Option
+from ikusa.systems.sengensyou.character import Fighter, new_fighter
+from ikusa.systems.sengensyou.checks_flow import PoolRoll, pool
+from ikusa.systems.sengensyou.encounter import Encounter
+
+Flow = Generator[Decision, str, None]
+
+
+class SengensyouState:
+    """One 千幻抄 battle in progress."""
+
+    def __init__(self, encounter: Encounter) -> None:
+        from ikusa.systems.sengensyou.turn import battle
+
+        self.enc = encounter
+        self.opt = encounter.options
+        self.fighters: dict[str, Fighter] = {}
+        for c in encounter.characters:
+            self.fighters[c.id] = new_fighter(c, self.opt)
+        self.arrivals: dict[str, int] = {}
+        for r in encounter.reinforcements:
+            f = new_fighter(r.character, self.opt)
+            f.in_battle = False
+            self.fighters[r.character.id] = f
+            self.arrivals[r.character.id] = r.turn
+        self.turn = 0
+        self.order: list[str] = []
+        self.winner: str | None = None
+        self.finished = False
+        self.scene_over = False
+        self.dice: DiceSource = ScriptedSource([])
+        self.out: list[Event] = []
+        self.defences: dict[int, str] = {}  # attack serial -> defender (G-R05 bookkeeping)
+        self.attack_serial = 0
+        self._flow: Flow = battle(self)
+        self._pending: Decision | None = self._step(None)
+
+    # -- GameState ---------------------------------------------------------------------
+    def pending(self) -> Decision | None:
+        return self._pending
+
+    def apply(self, action: str, dice: DiceSource) -> list[Event]:
+        d = self._pending
+        if d is None:
+            raise RuleViolation("ENGINE", "", "the battle is over; no decision is pending")
+        if d.option(action) is None:
+            raise self.explain_illegal(action)
+        self.dice = dice
+        self._pending = self._step(action)
+        out, self.out = self.out, []
+        return out
+
+    def explain_illegal(self, action: str) -> RuleViolation:
+        from ikusa.systems.sengensyou.legality import explain
+
+        return explain(self, action)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "characters": [
+                {"id": f.id, "name": f.name, "side": f.side, "hp": f.hp, "dp": f.dp, "dp_max": f.dp_max,
+                 "graze": f.graze, "reiryoku": f.reiryoku, "row": f.row, "down": f.down}
+                for f in self.fighters.values()
+            ],
+            "winner": self.winner,
+            "turn": self.turn,
+        }
+
+    def _step(self, action: str | None) -> Decision | None:
+        try:
+            return self._flow.send(action)  # type: ignore[arg-type]
+        except StopIteration:
+            return None
+
+    # -- helpers for the flow modules ---------------------------------------------------
+    def emit(self, kind: str, rule: str, text: str, **data: Any) -> None:
+        self.out.append(Event(kind, rule, text, data))
+
+    def f(self, fid: str) -> Fighter:
+        return self.fighters[fid]
+
+    def active(self) -> list[Fighter]:
+        return [f for f in self.fighters.values() if f.active]
+
+    def enemies(self, f: Fighter) -> list[Fighter]:
+        return [g for g in self.fighters.values() if g.active and g.side != f.side]
+
+    def allies(self, f: Fighter) -> list[Fighter]:
+        return [g for g in self.fighters.values() if g.active and g.side == f.side and g.id != f.id]
+
+    def is_pc(self, f: Fighter) -> bool:
+        return f.side == self.enc.pcs
+
+    def check(self, f: Fighter, base: int, n: int, purpose: str) -> PoolRoll:
+        """A dice-pool check by ``f`` (G-R01); NPCs use fixed values when G-R29 is on."""
+        fixed = self.opt.fixed_npc_dice and not self.is_pc(f)
+        return pool(base, n, self.dice, purpose, fixed=fixed, rounding=self.opt.fixed_roll_rounding)
+
+    def update_end(self) -> bool:
+        """The battle ends when at most one side still has characters in it (or coming)."""
+        alive = []
+        for side in self.enc.sides:
+            if any(g.side == side and (g.active or (not g.in_battle and not g.down and not g.escaped))
+                   for g in self.fighters.values()):
+                alive.append(side)
+        if len(alive) <= 1:
+            self.finished = True
+            self.winner = alive[0] if alive else None
+        return self.finished
+
+
+def ask(actor: str, kind: str, prompt: str, options: list[Option]) -> Generator[Decision, str, str]:
+    """Yield one decision and return the chosen key."""
+    key = yield Decision(actor, kind, prompt, tuple(options))
+    return key

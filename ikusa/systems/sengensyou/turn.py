@@ -1,0 +1,150 @@
+"""The turn of 千幻抄 (ANALYSIS G.C turn model): DP recovery (G-G03, G-R06), initiative by
+declared DP (G-G04) or the simplified order (G-R30), rows (G-R10), 防御専念 (G-R07), one
+attack action per character (G-G05), escape contests at turn end (G-R09), and the GM ending
+the scene (G-R12: graze is lost)."""
+
+from __future__ import annotations
+
+from ikusa.engine.protocol import Option
+from ikusa.systems.sengensyou.character import ROW_JA, Fighter
+from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+
+
+def battle(st: SengensyouState) -> Flow:
+    """The whole battle, turn after turn, then the GM's scene end."""
+    from ikusa.systems.sengensyou.actions import take_action
+    from ikusa.systems.sengensyou.movement import escape_contests
+
+    st.emit("battle_start", "G-H04", f"戦闘開始: {st.enc.title or '千幻抄'}",
+            sides=st.enc.sides)
+    while not st.update_end():
+        st.turn += 1
+        if st.turn > st.opt.max_turns:
+            st.turn = st.opt.max_turns
+            st.finished = True
+            st.winner = None
+            st.emit("turn_cap", "invented:max_turns",
+                    f"{st.opt.max_turns}ターン経過: GMが戦闘を打ち切る (勝者なし)", max_turns=st.opt.max_turns)
+            break
+        yield from turn_start(st)
+        for fid in list(st.order):
+            f = st.f(fid)
+            if f.active and not f.acted and not st.update_end():
+                yield from take_action(st, f)
+        if st.update_end():
+            break
+        yield from escape_contests(st)
+    yield from scene_end(st)
+
+
+def turn_start(st: SengensyouState) -> Flow:
+    """Turn start: arrivals, DP recovery, initiative, rows, 防御専念."""
+    st.emit("turn_start", "G-G04", f"── 第{st.turn}ターン ──", turn=st.turn)
+    from ikusa.systems.sengensyou.gm import arrive_reinforcements, simplified_order
+
+    for f in st.active():
+        if st.turn > 1:
+            recover(st, f)
+    arrive_reinforcements(st)  # after recovery: they enter with DP回復数 × 2 (G-R28)
+    for f in st.active():
+        f.acted = f.guard_used = f.focus = f.moved = f.escaping = f.waited = False
+    if st.opt.simplified:
+        st.order = simplified_order(st)
+    else:
+        for f in st.active():
+            if st.opt.ask_declarations:
+                yield from declare(st, f)
+            else:
+                f.declared = f.dp
+        st.order = initiative_order(st)
+    names = " > ".join(f"{st.f(i).name}({st.f(i).declared})" for i in st.order)
+    st.emit("initiative", "G-G04", f"イニシアティブ: {names}", order=list(st.order))
+    yield from choose_rows(st)
+    for fid in st.order:
+        f = st.f(fid)
+        if f.active and f.row == "back":
+            yield from declare_focus(st, f)
+
+
+def recover(st: SengensyouState, f: Fighter) -> None:
+    """G-G03 / G-R06: DP回復数 (+2 after 待機), capped at DP最大値."""
+    n = f.dp_recovery + f.wait_bonus
+    before = f.dp
+    got = f.gain_dp(n, cap=st.opt.dp_cap_recovery)
+    bonus = f" (待機 +{f.wait_bonus})" if f.wait_bonus else ""
+    st.emit("dp_recovery", "G-G03,G-R06",
+            f"{f.name} DP回復 {f.dp_recovery}{bonus} → +{got} (DP {before}→{f.dp}/{f.dp_max})",
+            who=f.id, recovery=n, gained=got, dp=f.dp)
+    f.wait_bonus = 0
+
+
+def declare(st: SengensyouState, f: Fighter) -> Flow:
+    """G-G04: declare a DP value (≤ current DP; lower = delay) for the initiative order."""
+    opts = [Option(f"declare:{n}", f"DP {n} を宣言" + ("" if n == f.dp else " (遅らせる)"), data={"dp": n})
+            for n in range(f.dp, -1, -1)]
+    key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", opts)
+    f.declared = int(key.split(":")[1])
+
+
+def initiative_order(st: SengensyouState) -> list[str]:
+    """G-G04: descending declared DP; ties: higher 感覚, then PCs (invented), then listing."""
+    idx = {fid: i for i, fid in enumerate(st.fighters)}
+    act = st.active()
+    act.sort(key=lambda g: (-g.declared, -g.stat("感覚"), 0 if st.is_pc(g) else 1, idx[g.id]))
+    return [g.id for g in act]
+
+
+def back_allowed(members: list[Fighter], i: int, front: int, back: int) -> bool:
+    """G-R10: choosing 後衛 for members[i] keeps 後衛 ≤ 前衛 reachable."""
+    remaining = len(members) - i - 1
+    return back + 1 <= front + remaining
+
+
+def choose_rows(st: SengensyouState) -> Flow:
+    """G-R10 (003:L104-110): at turn start each party splits into 前衛/後衛, back ≤ front."""
+    for side in st.enc.sides:
+        members = [g for g in st.active() if g.side == side]
+        front = back = 0
+        for i, g in enumerate(members):
+            opts = [Option("row:front", "前衛", data={"row": "front"})]
+            if back_allowed(members, i, front, back):
+                opts.append(Option("row:back", "後衛", data={"row": "back"}))
+            if len(opts) == 1:
+                key = "row:front"
+            else:
+                key = yield from ask(g.id, "row", f"{g.name}: 前衛か後衛か (前衛{front}/後衛{back} 決定済み)", opts)
+            g.row = "back" if key == "row:back" else "front"
+            if g.row == "back":
+                back += 1
+            else:
+                front += 1
+        if members:
+            rows = ", ".join(f"{g.name}={ROW_JA[g.row]}" for g in members)
+            st.emit("rows", "G-R10", f"隊列 {side}: {rows} (前衛{front} ≥ 後衛{back})",
+                    side=side, front=front, back=back)
+
+
+def declare_focus(st: SengensyouState, f: Fighter) -> Flow:
+    """G-R07: 防御専念 after initiative, back row only (X1)."""
+    opts = [Option("focus:no", "防御専念しない"),
+            Option("focus:yes", f"防御専念 (攻撃不可, 回避/ガード/抵抗 +{st.opt.focus_bonus}, 弾幕半減)")]
+    key = yield from ask(f.id, "focus", f"{f.name}: 防御専念を宣言するか", opts)
+    if key == "focus:yes":
+        f.focus = True
+        st.emit("focus", "G-R07", f"{f.name} 防御専念 (回避/ガード/抵抗 +{st.opt.focus_bonus}, 弾幕効果半減・切り上げ)",
+                who=f.id)
+
+
+def scene_end(st: SengensyouState) -> Flow:
+    """G-R12 (003:L146): when the GM declares the scene over, all graze is lost."""
+    who = st.winner if st.winner is not None else "なし"
+    key = yield from ask("GM", "scene_end", f"戦闘終了 (勝者: {who})。GMが戦闘シーン終了を宣言する",
+                         [Option("end_scene", "戦闘シーン終了を宣言 (グレイズは全て消える)")])
+    assert key == "end_scene"
+    lost = {f.id: f.graze for f in st.fighters.values() if f.graze}
+    for f in st.fighters.values():
+        f.graze = 0
+    st.scene_over = True
+    text = ", ".join(f"{st.f(i).name} {n}" for i, n in lost.items()) or "なし"
+    st.emit("scene_end", "G-R12", f"GMが戦闘シーン終了を宣言: グレイズ消滅 ({text}) / 勝者: {who}",
+            lost=lost, winner=st.winner)
