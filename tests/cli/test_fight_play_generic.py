@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,17 +13,11 @@ from ikusa.cli.play import PlaySession
 from ikusa.dice.source import RandomSource
 from ikusa.engine.errors import InputError
 from ikusa.engine.runner import fight, load_encounter, load_log
-from ikusa.systems import registry
 
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def toy_system(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    systems = dict(registry.SYSTEMS)
-    systems["toy"] = registry.SystemInfo("toy", "toy", "-", "tests.engine.toysystem")
-    monkeypatch.setattr(registry, "SYSTEMS", systems)
-    yield
+pytestmark = pytest.mark.usefixtures("toy_system")
 
 
 def write(tmp_path: Path, text: str, name: str = "enc.yaml") -> Path:

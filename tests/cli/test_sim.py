@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,17 +11,11 @@ from typer.testing import CliRunner
 from ikusa.cli.main import app
 from ikusa.engine.errors import InputError
 from ikusa.lab.simulate import apply_overrides, prepare, simulate
-from ikusa.systems import registry
 
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def toy_system(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    systems = dict(registry.SYSTEMS)
-    systems["toy"] = registry.SystemInfo("toy", "toy", "-", "tests.engine.toysystem")
-    monkeypatch.setattr(registry, "SYSTEMS", systems)
-    yield
+pytestmark = pytest.mark.usefixtures("toy_system")
 
 
 def test_simulate_counts_every_battle_and_is_seeded(tmp_path: Path) -> None:
