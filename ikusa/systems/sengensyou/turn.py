@@ -26,6 +26,14 @@ def battle(st: SengensyouState) -> Flow:
             st.emit("turn_cap", "invented:max_turns",
                     f"{st.opt.max_turns}ターン経過: GMが戦闘を打ち切る (勝者なし)", max_turns=st.opt.max_turns)
             break
+        if st.opt.gm_turn_prompt and st.turn > 1:
+            key = yield from ask("GM", "gm_turn", f"第{st.turn}ターン開始前: 戦闘を続けるか",
+                                 [Option("continue", "続ける"), Option("end_scene", "戦闘シーン終了を宣言")])
+            if key == "end_scene":
+                st.finished = True
+                st.winner = None
+                end_scene(st)
+                return
         yield from turn_start(st)
         for fid in list(st.order):
             f = st.f(fid)
@@ -149,6 +157,12 @@ def scene_end(st: SengensyouState) -> Flow:
     key = yield from ask("GM", "scene_end", f"戦闘終了 (勝者: {who})。GMが戦闘シーン終了を宣言する",
                          [Option("end_scene", "戦闘シーン終了を宣言 (グレイズは全て消える)")])
     assert key == "end_scene"
+    end_scene(st)
+
+
+def end_scene(st: SengensyouState) -> None:
+    """G-R12 (003:L146): all graze is lost when the GM declares the scene over."""
+    who = st.winner if st.winner is not None else "なし"
     lost = {f.id: f.graze for f in st.fighters.values() if f.graze}
     for f in st.fighters.values():
         f.graze = 0

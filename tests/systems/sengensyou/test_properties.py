@@ -136,7 +136,7 @@ def test_generated_encounters_with_gm_features(data: hs.DataObject) -> None:
     options = {
         "escape_track": rng.random() < 0.5, "simplified": rng.random() < 0.3,
         "homing_boost_repeatable": rng.random() < 0.3, "sc_recovery": rng.choice(["max_lv_3", "lv_or_3"]),
-        "dp_start": rng.choice(["full", "recovery"]), "max_turns": 8,
+        "dp_start": rng.choice(["full", "recovery"]), "max_turns": 8, "gm_turn_prompt": rng.random() < 0.2,
     }
     body: dict[str, object] = {"characters": chars, "pc_side": "pc", "options": options}
     if options["simplified"]:
