@@ -81,5 +81,8 @@ class SengensyouOptions(BaseModel):
         return self.simplified if self.npc_fixed_dice is None else self.npc_fixed_dice
 
     # -- scene (invented) -----------------------------------------------------------------
+    gm_turn_prompt: bool = Field(
+        False, description="G-R12 (invented timing): the GM is asked at each turn start whether to end the "
+        "scene (graze is lost then).")
     max_turns: int = Field(30, ge=1, description="(invented) every battle ends: after this many turns the GM "
                            "ends the scene with no winner.")

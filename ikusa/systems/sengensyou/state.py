@@ -45,8 +45,7 @@ class SengensyouState:
         self.scene_over = False
         self.dice: DiceSource = ScriptedSource([])
         self.out: list[Event] = []
-        self.defences: dict[int, str] = {}  # attack serial -> defender (G-R05 bookkeeping)
-        self.attack_serial = 0
+        self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
         self._flow: Flow = battle(self)
         self._pending: Decision | None = self._step(None)
 

@@ -26,6 +26,14 @@ def battle(st: SengensyouState) -> Flow:
             st.emit("turn_cap", "invented:max_turns",
                     f"{st.opt.max_turns}ターン経過: GMが戦闘を打ち切る (勝者なし)", max_turns=st.opt.max_turns)
             break
+        if st.opt.gm_turn_prompt and st.turn > 1:
+            key = yield from ask("GM", "gm_turn", f"第{st.turn}ターン開始前: 戦闘を続けるか",
+                                 [Option("continue", "続ける"), Option("end_scene", "戦闘シーン終了を宣言")])
+            if key == "end_scene":
+                st.finished = True
+                st.winner = None
+                end_scene(st)
+                return
         yield from turn_start(st)
         for fid in list(st.order):
             f = st.f(fid)
@@ -100,27 +108,35 @@ def back_allowed(members: list[Fighter], i: int, front: int, back: int) -> bool:
     return back + 1 <= front + remaining
 
 
+SIMPLE_ROW_JA = {"front": "接敵機動", "back": "回避機動"}
+
+
 def choose_rows(st: SengensyouState) -> Flow:
-    """G-R10 (003:L104-110): at turn start each party splits into 前衛/後衛, back ≤ front."""
+    """G-R10 (003:L104-110): at turn start each party splits into 前衛/後衛, back ≤ front.
+    In the simplified rules (G-R30) the same split is called 接敵機動/回避機動: 回避機動 can
+    neither make nor receive ショット/近接攻撃."""
+    names = SIMPLE_ROW_JA if st.opt.simplified else ROW_JA
     for side in st.enc.sides:
         members = [g for g in st.active() if g.side == side]
         front = back = 0
         for i, g in enumerate(members):
-            opts = [Option("row:front", "前衛", data={"row": "front"})]
+            opts = [Option("row:front", names["front"], data={"row": "front"})]
             if back_allowed(members, i, front, back):
-                opts.append(Option("row:back", "後衛", data={"row": "back"}))
+                opts.append(Option("row:back", names["back"], data={"row": "back"}))
             if len(opts) == 1:
                 key = "row:front"
             else:
-                key = yield from ask(g.id, "row", f"{g.name}: 前衛か後衛か (前衛{front}/後衛{back} 決定済み)", opts)
+                key = yield from ask(g.id, "row", f"{g.name}: {names['front']}か{names['back']}か "
+                                     f"({names['front']}{front}/{names['back']}{back} 決定済み)", opts)
             g.row = "back" if key == "row:back" else "front"
             if g.row == "back":
                 back += 1
             else:
                 front += 1
         if members:
-            rows = ", ".join(f"{g.name}={ROW_JA[g.row]}" for g in members)
-            st.emit("rows", "G-R10", f"隊列 {side}: {rows} (前衛{front} ≥ 後衛{back})",
+            rows = ", ".join(f"{g.name}={names[g.row]}" for g in members)
+            st.emit("rows", "G-R10,G-R30" if st.opt.simplified else "G-R10",
+                    f"隊列 {side}: {rows} ({names['front']}{front} ≥ {names['back']}{back})",
                     side=side, front=front, back=back)
 
 
@@ -141,6 +157,12 @@ def scene_end(st: SengensyouState) -> Flow:
     key = yield from ask("GM", "scene_end", f"戦闘終了 (勝者: {who})。GMが戦闘シーン終了を宣言する",
                          [Option("end_scene", "戦闘シーン終了を宣言 (グレイズは全て消える)")])
     assert key == "end_scene"
+    end_scene(st)
+
+
+def end_scene(st: SengensyouState) -> None:
+    """G-R12 (003:L146): all graze is lost when the GM declares the scene over."""
+    who = st.winner if st.winner is not None else "なし"
     lost = {f.id: f.graze for f in st.fighters.values() if f.graze}
     for f in st.fighters.values():
         f.graze = 0

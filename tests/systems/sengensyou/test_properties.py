@@ -101,3 +101,60 @@ def test_illegal_keys_are_refused_with_a_rule_and_change_nothing(seed: int, junk
                 assert c.to_json() == before
         c.push(pol.choose(c.state, d, rng), dice)
         steps += 1
+
+
+ARCHETYPES: list[dict[str, object]] = [
+    {"skills": {"ショット": 2, "弾幕": 2, "ホーミング": 3, "回避": 2}, "abilities": {"神術・陰陽術": 3},
+     "spell_cards": ["musou_fuuin", "fuuma_jin"], "spells": ["sleep"]},
+    {"skills": {"ショット": 3, "弾幕": 1, "回避": 3, "精神抵抗": 1}, "abilities": {"魔法": 4},
+     "spell_cards": ["non_directional_laser"], "spells": ["fire_bolt"]},
+    {"skills": {"近接武器": 3, "ショット": 1, "弾幕": 1, "回避": 2, "肉体抵抗": 2},
+     "feats": {"鍛錬": 2, "剣閃・波動": 1}},
+    {"skills": {"射撃武器": 2, "ショット": 2, "ホーミング": 2, "隠密": 3, "飛行": 2}, "feats": {"鍛錬": 2},
+     "items": ["業物"]},
+    {"skills": {"歌": 3, "ショット": 2, "弾幕": 2}, "abilities": {"妖力": 2, "妖弾化": 1, "警報術": 1},
+     "youdan_skill": "歌"},
+]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=hs.data())
+def test_generated_encounters_with_gm_features(data: hs.DataObject) -> None:
+    """Random parties with hidden characters, surprise, reinforcements and every option
+    toggle keep the invariants under random play."""
+    from ikusa.systems import sengensyou
+
+    seed = data.draw(hs.integers(0, 10**6))
+    rng = random.Random(seed)
+    chars = []
+    for side in ("pc", "npc"):
+        for i in range(rng.randint(1, 3)):
+            arch = dict(rng.choice(ARCHETYPES))
+            stats = {s: rng.randint(2, 6) for s in ("身体", "耐久", "知性", "感覚", "意志")}
+            chars.append({"id": f"{side}{i}", "name": f"{side}{i}", "side": side, "stats": stats,
+                          "hidden": rng.random() < 0.15, "vigilant": rng.random() < 0.7, **arch})
+    options = {
+        "escape_track": rng.random() < 0.5, "simplified": rng.random() < 0.3,
+        "homing_boost_repeatable": rng.random() < 0.3, "sc_recovery": rng.choice(["max_lv_3", "lv_or_3"]),
+        "dp_start": rng.choice(["full", "recovery"]), "max_turns": 8, "gm_turn_prompt": rng.random() < 0.2,
+    }
+    body: dict[str, object] = {"characters": chars, "pc_side": "pc", "options": options}
+    if options["simplified"]:
+        body["leader"] = "npc0"
+    if rng.random() < 0.4:
+        body["surprise"] = {"side": rng.choice(["pc", "npc"]), "range": rng.choice(["within", "outside", "far"])}
+    if rng.random() < 0.4:
+        body["reinforcements"] = [{"turn": 2, "character": {**chars[-1], "id": "late", "hidden": False}}]
+    enc = sengensyou.encounter_from_dict(body, "<gen>")
+    c = Combat("sengensyou", {"system": "sengensyou", **body}, lambda: sengensyou.new_state(enc))
+    pol = RandomPolicy() if seed % 2 else GreedyPolicy()
+    dice = RandomSource(seed)
+    n = 0
+    while (d := c.pending()) is not None:
+        c.push(pol.choose(c.state, d, rng), dice)
+        state = c.state
+        assert isinstance(state, SengensyouState)
+        assert all(0 <= f.dp <= f.dp_max and f.graze >= 0 for f in state.fighters.values())
+        n += 1
+        assert n < 5000
+    check_events(c)

@@ -205,6 +205,18 @@ def test_every_battle_ends_at_the_turn_cap() -> None:
     assert kind(c) == "scene_end" and st(c).winner is None and st(c).summary()["turn"] == 2
 
 
+def test_gm_may_end_the_scene_at_a_turn_start() -> None:
+    """G-R12 with gm_turn_prompt: the GM ends the scene early; graze is lost, no winner."""
+    c = combat([char("a", "x"), char("b", "y")], options={"gm_turn_prompt": True})
+    fi(c, "a").graze = 3
+    start_turn(c)
+    push(c, "wait")
+    push(c, "wait")
+    assert kind(c) == "gm_turn" and c.pending().actor == "GM"  # type: ignore[union-attr]
+    ev = push(c, "end_scene")
+    assert c.over and fi(c, "a").graze == 0 and st(c).winner is None and "グレイズ消滅" in texts(ev)
+
+
 def test_summary_shape() -> None:
     c = combat([char("a", "x"), char("b", "y")])
     s = st(c).summary()
