@@ -26,9 +26,12 @@ from ikusa.engine.protocol import Decision
 from ikusa.systems.registry import load_system
 
 HELP = (
-    "number or option key = choose · undo · save FILE · log · state · ai (AI picks this one) · "
-    "dice auto|manual · help · quit"
+    "number or option key = choose · other text = filter the options · all = list every option · undo · "
+    "save FILE · log · state · ai (AI picks this one) · dice auto|manual · help · quit"
 )
+
+#: longer option lists are cut to this many rows; type text to filter them
+MAX_ROWS = 40
 
 
 def register(app: typer.Typer) -> None:
@@ -98,19 +101,27 @@ class PlaySession:
         return ManualSource(self._typed) if self.manual else self.auto_dice
 
     # -- display ------------------------------------------------------------------
-    def show_decision(self, d: Decision) -> None:
-        console.rule(f"[bold]{d.actor}[/] · {d.kind}")
-        console.print(_esc(d.prompt))
+    def show_decision(self, d: Decision, needle: str = "", limit: int | None = MAX_ROWS) -> None:
+        if not needle:
+            console.rule(f"[bold]{d.actor}[/] · {d.kind}")
+            console.print(_esc(d.prompt))
+        rows = [(i, o) for i, o in enumerate(d.options, 1)
+                if not needle or needle.lower() in o.key.lower() or needle in o.label]
+        shown = rows if limit is None else rows[:limit]
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         table.add_column("#", justify="right")
         table.add_column("option")
         table.add_column("cost", justify="right")
         table.add_column("odds", justify="right")
         table.add_column("key", style="dim")
-        for i, o in enumerate(d.options, 1):
+        for i, o in shown:
             table.add_row(str(i), _esc(o.label), "" if o.cost is None else str(o.cost),
                           "" if o.odds is None else f"{o.odds:.0%}", _esc(o.key))
         console.print(table)
+        if len(shown) < len(rows):
+            console.print(f"  … {len(rows) - len(shown)} more: type part of a key or label to filter, 'all' to list")
+        elif needle and not rows:
+            console.print(f"  no option matches {needle!r}")
 
     def show_events(self, events: list[Event]) -> None:
         for e in events:
@@ -160,6 +171,9 @@ class PlaySession:
         if raw == "undo":
             self._undo()
             return
+        if raw == "all":
+            self.show_decision(decision, limit=None)
+            return
         if raw == "ai":
             if self.policy_choose is None:
                 err_console.print("no AI policy available")
@@ -167,6 +181,9 @@ class PlaySession:
             raw = self.policy_choose(decision)
             console.print(f"  AI → {_esc(raw)}")
         key = raw
+        if not raw.isdigit() and decision.option(raw) is None and _matches(decision, raw):
+            self.show_decision(decision, needle=raw, limit=None)
+            return
         if raw.isdigit():
             n = int(raw)
             if not 1 <= n <= len(decision.options):
@@ -223,6 +240,11 @@ class PlaySession:
             err_console.print(f"  {exc}")
             return
         console.print(f"  undone: {entry.actor} {_esc(entry.action)}")
+
+
+def _matches(decision: Decision, needle: str) -> bool:
+    low = needle.lower()
+    return any(low in o.key.lower() or needle in o.label for o in decision.options)
 
 
 def _esc(text: str) -> str:

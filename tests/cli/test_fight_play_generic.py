@@ -94,3 +94,13 @@ def test_play_cli_runs_to_end_with_typed_input(tmp_path: Path) -> None:
     res = runner.invoke(app, ["play", str(enc), "--dice", "manual"], input="1\n6\nquit\n")
     assert res.exit_code == 0, res.output
     assert "終了" in res.output
+
+
+def test_play_filters_options_and_refuses_unknown_key_with_rule(tmp_path: Path) -> None:
+    loaded = load_encounter(write(tmp_path, "system: toy\nhp: 3\n"))
+    combat = loaded.new_combat()
+    lines = iter(["att", "fly", "wait", "quit"])
+    session = PlaySession(combat, RandomSource(0), manual=False, ask=lambda _p: next(lines))
+    session.run()
+    # 'att' only filtered (nothing applied), 'fly' was refused, 'wait' applied
+    assert [e.action for e in combat.record] == ["wait"]
