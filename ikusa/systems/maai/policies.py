@@ -51,6 +51,7 @@ class GreedyPolicy:
         best: Option | None = None
         best_key: tuple[int, float] = (0, 0.0)
         reserve: Option | None = None
+        move: Option | None = None
         by_id = state.by_id
         me = by_id[decision.actor]
         has_defence = any(r.kind == "defence" for r in me.reservations)
@@ -69,10 +70,17 @@ class GreedyPolicy:
                 key = (-by_id[d["target"]].wounds, p)
                 if best is None or key > best_key:
                     best, best_key = o, key
-            elif k == "reserve" and reserve is None and not has_defence:
-                reserve = o
+            elif k == "reserve" and reserve is None and not has_defence and d.get("move", "").count(".") >= 0:
+                if any(m.id == d["move"] and m.kind == "defence" for m in me.moves):
+                    reserve = o
+            elif k == "move" and "zone" in d and (move is None or (o.cost or 0) < (move.cost or 0)):
+                zone = d["zone"]
+                if any(t.side != me.side and t.able and t.zone == zone for t in state.units):
+                    move = o
         if best is not None:
             return best.key
-        if reserve is not None:
-            return reserve.key
+        if me.acted and reserve is not None:
+            return reserve.key  # attacked this breath: guard until the next one
+        if not me.acted and move is not None and any(m.kind == "attack" and m.reach == 0 for m in me.moves):
+            return move.key  # close in on the enemy
         return end
