@@ -116,6 +116,8 @@ class ResolvedUnit:
     feats: tuple[str, ...] = ()
     schools: tuple[str, ...] = ()
     weapon_grades: dict[str, str] = field(default_factory=dict)
+    #: the unit's static numbers (computed once per encounter, copied by every new state)
+    numbers: dict[str, Any] = field(default_factory=dict)
 
 
 class MaaiEncounter(BaseModel):
@@ -262,8 +264,12 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
         except InputError as exc:
             raise InputError(exc.message, source=source, field=f"{where}.weapon_grades.{wid}") from None
         grades[_lookup(cat, "weapons", wid, source, f"{where}.weapon_grades").id] = g
-    return ResolvedUnit(moves=moves, armour=armour, stance=start, crit_extension=crit_ext, extensions=extensions,
-                        feats=feat_ids, schools=school_ids, weapon_grades=grades)
+    res = ResolvedUnit(moves=moves, armour=armour, stance=start, crit_extension=crit_ext, extensions=extensions,
+                       feats=feat_ids, schools=school_ids, weapon_grades=grades)
+    from ikusa.systems.maai.units import static_numbers
+
+    res.numbers = static_numbers(u, res, opts)
+    return res
 
 
 _TIERS = ("未修得", "入門", "習得", "免許", "名人", "聖人")

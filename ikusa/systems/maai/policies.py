@@ -43,9 +43,9 @@ class GreedyPolicy:
                 if o.data.get("better"):
                     return o.key
             return "nofate"
-        if kind == "lull":
-            return opts[0].key
-        return opts[0].key
+        if kind == "gm_table":
+            return next((o.key for o in opts if o.data.get("suggested")), opts[0].key)
+        return opts[0].key  # lull: the first 整備 offered
 
     def _breath(self, state: Any, decision: Decision) -> Action:
         best: Option | None = None
