@@ -139,9 +139,11 @@ class FlowBase:
         if not alts:
             then(chk)
             return
+        was = chk.outcome.value
         options = [Option(f"fate:{i}{d:+d}", f"運命介入 {i + 1}個目 {chk.dice[i]}→{chk.dice[i] + d}"
                           f" ({outcome}, 合計{total})", cost=1,
-                          data={"kind": "fate", "better": better, "outcome": outcome})
+                          data={"kind": "fate", "better": better, "outcome": outcome, "was": was,
+                                "own": own})
                    for i, d, better, outcome, total in alts]
         options.append(Option("nofate", "運命介入しない", data={"kind": "fate", "better": False}))
 

@@ -17,8 +17,8 @@ class RandomPolicy:
 
 class GreedyPolicy:
     """Spends 活力 within the breath limit, attacks the weakest reachable target with the
-    best odds, reserves a defence when it can, and uses fate whenever it helps (which the
-    engine only offers on rolls where the outcome changes: lethal hits, fumbles, misses)."""
+    best odds (closing in when nothing is in reach), reserves a defence after attacking, and
+    uses fate on fumbles, failed rolls and lethal hits (not to upgrade a success to 会心)."""
 
     min_odds = 0.1
 
@@ -39,8 +39,10 @@ class GreedyPolicy:
                     best = o
             return best.key if best is not None else "noreact"
         if kind == "fate":
+            # spend fate to avoid a 失着, to make a missed roll succeed, or against a lethal hit;
+            # not to upgrade a success to 会心 (fate is scarce: max(1, 運) per combat)
             for o in opts:
-                if o.data.get("better"):
+                if o.data.get("better") and (not o.data.get("own") or o.data.get("was") not in ("成功", "会心")):
                     return o.key
             return "nofate"
         if kind == "gm_table":
