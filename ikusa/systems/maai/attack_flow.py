@@ -8,6 +8,9 @@ against 強化奇襲) → defence roll and its fate → damage (1, 会心 2, spe
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.catalog import Tag
 from ikusa.systems.maai.check import Check
@@ -180,12 +183,18 @@ class AttackFlow(FumbleFlow):
         if not ok:
             if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
                 self.make_defenceless(t, "強化奇襲の対象 (S-R55/S-R63)")
+            # S-G38 alt (counter.issen_triggers = any_melee): a counter also answers a miss
+            after: Callable[[], None] = _done
+            if self.opts.counter.issen_triggers == "any_melee":
+                after = partial(self._counter, ctx)
             if out.fumbled:
                 self.make_defenceless(a, "失着 (S-R10)")
                 if out.value == "業報":
-                    self.table_roll(a, "致命的失敗表", _done)
+                    self.table_roll(a, "致命的失敗表", after)
                 else:
-                    self.fumble_extras(a, _done)
+                    self.fumble_extras(a, after)
+            else:
+                after()
             return
         if out.value == "天命":
             self.table_roll(a, "決定的瞬間表", lambda: self._ask_reaction(ctx))
@@ -374,13 +383,21 @@ class AttackFlow(FumbleFlow):
     # -- counters ---------------------------------------------------------------------------
     def _counter(self, ctx: AttackCtx) -> None:
         """S-R56/S-R57/S-G38: a reserved counter triggers on a melee attack that hit (whether
-        nullified or not), or only after a nullification for school 反撃; not at 0 戦力."""
+        nullified or not; also on a miss with ``counter.issen_triggers = any_melee``, the only
+        way this is reached after a miss), or only after a nullification for school 反撃 (一刀切断);
+        not at 0 戦力."""
         t, a = ctx.target, ctx.attacker
         if (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able or not a.able or t.defenceless:
             return
-        m = next((r for r in t.reservations if r.kind == "counter" and t.weapon_usable(r)
-                  and (ctx.nullified or not (r.counter_only_after_nullify
-                                             or self.opts.counter.issen_triggers != "hit_or_nullified"))), None)
+
+        def triggers(r: Move) -> bool:
+            if r.kind != "counter" or not t.weapon_usable(r):
+                return False
+            if ctx.nullified:
+                return True
+            return not r.counter_only_after_nullify  # hit, or a miss under any_melee
+
+        m = next((r for r in t.reservations if triggers(r)), None)
         if m is None:
             return
         t.reservations.remove(m)
