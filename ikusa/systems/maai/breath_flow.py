@@ -82,6 +82,7 @@ class BreathFlow(MovementFlow):
         out: list[Option] = []
         enemies = [t for t in self.units if t.side != u.side and t.able]
         weapon_ok = not (u.dropped or u.broken)
+        over = self.opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
         for m in u.breath_moves:
             k = m.kind
             if (k == "maintenance" and not u.bleeding) or not (weapon_ok or u.weapon_usable(m)):
@@ -89,7 +90,7 @@ class BreathFlow(MovementFlow):
             if k == "command" and not (u.squad and u.grade in ("主", "将")):
                 continue
             cost = self.cost_now(u, m)
-            if cost > v:
+            if cost > v or (over is not None and cost > left + over):
                 continue
             within = cost <= left
             if k == "attack":
@@ -110,7 +111,8 @@ class BreathFlow(MovementFlow):
                                 data={"kind": "attack", "move": m.id, "target": t.id, "aim": n,
                                       "within": cost + n <= left}))
             elif k == "defence" or k == "counter":
-                if m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m)):
+                if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
+                        and (self.opts.reservations.allow_duplicates or m not in u.reservations)):
                     out.append(Option(f"reserve:{m.id}", f"{m.name} を予約 (活力{cost})", cost=cost,
                                       data={"kind": "reserve", "move": m.id, "within": within}))
             elif k == "movement":

@@ -44,7 +44,8 @@ def static_numbers(spec: UnitSpec, res: ResolvedUnit, opts: MaaiOptions) -> dict
         "base_def": spec.defence - armour_bonus if spec.defence is not None else base_defence(grade, opts),
         "max_vigor": max(0, max_vigor(spec.abilities["gi"], armour_vigor_penalty(heaviest, tai, opts), opts)),
         # S-R15 / S-G27: max(1, 運) uses per combat; a stat block may set another number (0 for mooks)
-        "fate": spec.fate if spec.fate is not None else fate_uses(spec.abilities["un"]),
+        "fate": spec.fate if spec.fate is not None else (
+            0 if opts.fate.npcs == "none" and spec.grade != "PC" else fate_uses(spec.abilities["un"])),
     }
 
 
@@ -169,7 +170,9 @@ class Unit:
         if name is None:
             return 0
         b = self.skills.get(name)
-        return b if b is not None else skill_bonus(None, self.opts)
+        if b is not None:
+            return b
+        return 0 if self.opts.skills.untrained_applies == "never" else skill_bonus(None, self.opts)
 
     def defence_bonuses(self) -> tuple[DefenceBonus, ...]:
         """Non-armour 防備 bonuses (stance, squad formation: S-R46)."""
