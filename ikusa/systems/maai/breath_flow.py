@@ -92,6 +92,8 @@ class BreathFlow(MovementFlow):
             cost = self.cost_now(u, m)
             if cost > v or (over is not None and cost > left + over):
                 continue
+            if m.limit_per_round is not None and not m.zero_cost and u.round_uses.get(m.id, 0) >= m.limit_per_round:
+                continue
             within = cost <= left
             if k == "attack":
                 if m.needs_load and not u.loaded:
@@ -178,6 +180,8 @@ class BreathFlow(MovementFlow):
         aim = int(aim_txt) if aim_txt else 0
         cost = self.cost_now(u, m) + aim
         paid = self.pay(u, cost)
+        if m.limit_per_round is not None and not m.zero_cost:
+            u.round_uses[m.id] = u.round_uses.get(m.id, 0) + 1
         if u.collapse:
             paid += f" 構え崩し+{u.collapse} (S-T51)"
             u.collapse = 0

@@ -89,6 +89,7 @@ class Unit:
         "opts",
         "passed",
         "reservations",
+        "round_uses",
         "saint",
         "school_ids",
         "shinpu",
@@ -146,6 +147,7 @@ class Unit:
         self.dropped = False  # 武器落とし (S-R10/S-T51): weapon maneuvers need 武器を拾う first
         self.broken = False  # 武器破損 (S-G07): weapon maneuvers unusable until repaired
         self.bleeding = False  # 出血 (S-G19)
+        self.round_uses: dict[str, int] = {}  # maneuvers with a per-間合 limit (catalog limit_per_round)
         self.formation = 0  # squad formation 防備 bonus until 小康 (S-G14)
         self.collapse = 0  # 構え崩し (S-T51): the next maneuver costs this much more
         self.stance: Move | None = res.stance
