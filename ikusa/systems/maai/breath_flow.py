@@ -32,9 +32,6 @@ class BreathFlow(MovementFlow):
             return self.move_cost(u, m) + u.collapse
         return self.move_cost(u, m)
 
-    def breath_limit(self, u: Unit) -> int:
-        return u.cur_limit
-
     def zero_cap(self) -> int:
         return self.opts.zero_cost.cap
 

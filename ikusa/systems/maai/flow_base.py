@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Any
 
 from ikusa.dice.source import DiceSource
-from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.maai.check import OUTCOME_RANK, Check
@@ -178,14 +177,8 @@ class FlowBase:
     def sides_able(self) -> list[str]:
         return [s for s, us in self.side_units if any(not u.incapacitated for u in us)]
 
-    def combat_over(self) -> bool:
-        return self.phase in ("survival", "over") or len(self.sides_able()) <= 1
-
     # -- hooks the flow modules implement ------------------------------------------------
     def _advance(self) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def breath_limit(self, u: Unit) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def move_cost(self, u: Unit, m: Move) -> int:  # pragma: no cover - overridden
@@ -193,6 +186,3 @@ class FlowBase:
 
     def improv_cost(self, u: Unit, m: Move) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
-
-    def refuse(self, rule: str, section: str, msg: str) -> RuleViolation:
-        return RuleViolation(rule, section, msg)
