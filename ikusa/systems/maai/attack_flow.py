@@ -8,6 +8,9 @@ against 強化奇襲) → defence roll and its fate → damage (1, 会心 2, spe
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.catalog import Tag
 from ikusa.systems.maai.check import Check
@@ -180,14 +183,20 @@ class AttackFlow(FumbleFlow):
         if not ok:
             if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
                 self.make_defenceless(t, "強化奇襲の対象 (S-R55/S-R63)")
-            if out.fumbled:
+            # S-G38 alt (counter.issen_triggers = any_melee): a counter also answers a miss
+            after: Callable[[], None] = _done
+            if self.opts.counter.issen_triggers == "any_melee":
+                after = partial(self._counter, ctx)
+            if out.fumbled and "attack" in self.opts.doubles.fumble_checks:
                 self.make_defenceless(a, "失着 (S-R10)")
-                if out.value == "業報":
-                    self.table_roll(a, "致命的失敗表", _done)
+                if out.value == "業報" and "attack" in self.opts.doubles.table_checks:
+                    self.table_roll(a, "致命的失敗表", after)
                 else:
-                    self.fumble_extras(a, _done)
+                    self.fumble_extras(a, after)
+            else:
+                after()
             return
-        if out.value == "天命":
+        if out.value == "天命" and "attack" in self.opts.doubles.table_checks:
             self.table_roll(a, "決定的瞬間表", lambda: self._ask_reaction(ctx))
             return
         self._ask_reaction(ctx)
@@ -195,20 +204,26 @@ class AttackFlow(FumbleFlow):
     # -- reaction ---------------------------------------------------------------------------
     def reaction_options(self, t: Unit, ctx: AttackCtx) -> list[Option]:
         """S-R37…S-R40, S-R53…S-R55, S-G35, S-G58, S-G60."""
-        if ctx.enhanced or t.defenceless or not t.able:
+        parry_only = False
+        if ctx.enhanced or not t.able:
             return []
+        if t.defenceless:
+            if self.opts.defenseless.blocks == "all_defenses":
+                return []
+            parry_only = True  # S-G60 alt: only evasion/counter types are blocked
         c = ctx.chk
         assert c is not None
         out: list[Option] = []
         seen: set[str] = set()
         for r in t.reservations:
-            if r.kind == "defence" and r.id not in seen and t.weapon_usable(r):
+            if r.kind == "defence" and r.id not in seen and t.weapon_usable(r) and (
+                    not parry_only or r.defence_type == "parry"):
                 seen.add(r.id)
                 p = p_success(self.defence_modifier(t, r), c.total)
                 out.append(Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
                                   data={"kind": "react", "move": r.id, "reserved": True}))
         for m in t.moves:
-            if m.kind != "defence" or not t.weapon_usable(m):
+            if m.kind != "defence" or not t.weapon_usable(m) or (parry_only and m.defence_type != "parry"):
                 continue
             cost = self.improv_cost(t, m)
             if cost <= t.vigor:
@@ -270,7 +285,7 @@ class AttackFlow(FumbleFlow):
                 ctx.nullified = True
             else:
                 ctx.evasion = m.defence_type == "evasion"
-                if d.outcome.fumbled:
+                if d.outcome.fumbled and "defense" in self.opts.doubles.fumble_checks:
                     self.make_defenceless(t, "防御の失着 (S-G28)")
             self._apply_damage(ctx)
 
@@ -374,13 +389,21 @@ class AttackFlow(FumbleFlow):
     # -- counters ---------------------------------------------------------------------------
     def _counter(self, ctx: AttackCtx) -> None:
         """S-R56/S-R57/S-G38: a reserved counter triggers on a melee attack that hit (whether
-        nullified or not), or only after a nullification for school 反撃; not at 0 戦力."""
+        nullified or not; also on a miss with ``counter.issen_triggers = any_melee``, the only
+        way this is reached after a miss), or only after a nullification for school 反撃 (一刀切断);
+        not at 0 戦力."""
         t, a = ctx.target, ctx.attacker
         if (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able or not a.able or t.defenceless:
             return
-        m = next((r for r in t.reservations if r.kind == "counter" and t.weapon_usable(r)
-                  and (ctx.nullified or not (r.counter_only_after_nullify
-                                             or self.opts.counter.issen_triggers != "hit_or_nullified"))), None)
+
+        def triggers(r: Move) -> bool:
+            if r.kind != "counter" or not t.weapon_usable(r):
+                return False
+            if ctx.nullified:
+                return True
+            return not r.counter_only_after_nullify  # hit, or a miss under any_melee
+
+        m = next((r for r in t.reservations if triggers(r)), None)
         if m is None:
             return
         t.reservations.remove(m)
@@ -394,11 +417,11 @@ class AttackFlow(FumbleFlow):
                       dice=list(c.dice), total=c.total, defence=dfn)
             if c.success:
                 self.wound(a, self.damage_of(m, c, "counter").target, "S-R56,S-R60", m.name)
-                if c.outcome.value == "天命":
+                if c.outcome.value == "天命" and "counter" in self.opts.doubles.table_checks:
                     self.table_roll(t, "決定的瞬間表", _done)
-            elif c.outcome.fumbled:
+            elif c.outcome.fumbled and "counter" in self.opts.doubles.fumble_checks:
                 self.make_defenceless(t, "反撃の失着 (S-R10)")
-                if c.outcome.value == "業報":
+                if c.outcome.value == "業報" and "counter" in self.opts.doubles.table_checks:
                     self.table_roll(t, "致命的失敗表", _done)
 
         def own_fate_done(c: Check) -> None:

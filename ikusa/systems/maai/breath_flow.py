@@ -32,9 +32,6 @@ class BreathFlow(MovementFlow):
             return self.move_cost(u, m) + u.collapse
         return self.move_cost(u, m)
 
-    def breath_limit(self, u: Unit) -> int:
-        return u.cur_limit
-
     def zero_cap(self) -> int:
         return self.opts.zero_cost.cap
 
@@ -82,6 +79,7 @@ class BreathFlow(MovementFlow):
         out: list[Option] = []
         enemies = [t for t in self.units if t.side != u.side and t.able]
         weapon_ok = not (u.dropped or u.broken)
+        over = self.opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
         for m in u.breath_moves:
             k = m.kind
             if (k == "maintenance" and not u.bleeding) or not (weapon_ok or u.weapon_usable(m)):
@@ -89,7 +87,9 @@ class BreathFlow(MovementFlow):
             if k == "command" and not (u.squad and u.grade in ("主", "将")):
                 continue
             cost = self.cost_now(u, m)
-            if cost > v:
+            if cost > v or (over is not None and cost > left + over):
+                continue
+            if m.limit_per_round is not None and not m.zero_cost and u.round_uses.get(m.id, 0) >= m.limit_per_round:
                 continue
             within = cost <= left
             if k == "attack":
@@ -110,7 +110,8 @@ class BreathFlow(MovementFlow):
                                 data={"kind": "attack", "move": m.id, "target": t.id, "aim": n,
                                       "within": cost + n <= left}))
             elif k == "defence" or k == "counter":
-                if m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m)):
+                if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
+                        and (self.opts.reservations.allow_duplicates or m not in u.reservations)):
                     out.append(Option(f"reserve:{m.id}", f"{m.name} を予約 (活力{cost})", cost=cost,
                                       data={"kind": "reserve", "move": m.id, "within": within}))
             elif k == "movement":
@@ -176,6 +177,8 @@ class BreathFlow(MovementFlow):
         aim = int(aim_txt) if aim_txt else 0
         cost = self.cost_now(u, m) + aim
         paid = self.pay(u, cost)
+        if m.limit_per_round is not None and not m.zero_cost:
+            u.round_uses[m.id] = u.round_uses.get(m.id, 0) + 1
         if u.collapse:
             paid += f" 構え崩し+{u.collapse} (S-T51)"
             u.collapse = 0

@@ -7,19 +7,19 @@ from collections.abc import Sequence
 from ikusa.systems.maai.units import Unit
 
 
-def count_key(u: Unit, order: int) -> tuple[int, int, int, int]:
+def count_key(u: Unit, order: int) -> tuple[int, int, int, int, int]:
     """Sort key, smallest first: highest count (活力, + 先攻 before the first breath, S-T18),
-    then higher 技, then the ally side (the first side listed, S-T17/S-G49), then encounter
-    order (S-G49: within one side and equal 技 the encounter order stands for the
-    controller's choice)."""
-    return (-u.count_value(), -u.ab["gi"], u.side_rank, order)
+    then higher 技, then the ally side (the first side listed, S-T17), PCs before allied NPCs
+    (S-G49), then encounter order (S-G49: within one side and equal 技 the encounter order
+    stands for the controller's choice)."""
+    return (-u.count_value(), -u.ab["gi"], u.side_rank, 0 if u.grade == "PC" else 1, order)
 
 
 def next_to_act(units: Sequence[Unit]) -> Unit | None:
     """S-R35: the unit whose count comes next, or ``None`` when ② is over (every unit has 0
     活力 or has passed, S-G21)."""
     best: Unit | None = None
-    best_key: tuple[int, int, int, int] | None = None
+    best_key: tuple[int, int, int, int, int] | None = None
     for i, u in enumerate(units):
         if u.incapacitated or u.passed or u.vigor <= 0:
             continue

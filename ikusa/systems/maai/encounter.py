@@ -116,6 +116,8 @@ class ResolvedUnit:
     feats: tuple[str, ...] = ()
     schools: tuple[str, ...] = ()
     weapon_grades: dict[str, str] = field(default_factory=dict)
+    #: the unit's static numbers (computed once per encounter, copied by every new state)
+    numbers: dict[str, Any] = field(default_factory=dict)
 
 
 class MaaiEncounter(BaseModel):
@@ -196,9 +198,13 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
     for j, w in enumerate(u.weapons):
         weapon = _lookup(cat, "weapons", w, source, f"{where}.weapons.{j}")
         for m in cat.maneuvers_of(weapon.id):
-            add(move_from_maneuver(cat, m))
+            if _meets(cat, opts, u, m.requires):  # 免許技法 only with the 免許 (S-R23)
+                add(move_from_maneuver(cat, m))
     for j, key in enumerate(u.maneuvers):
-        add(move_from_maneuver(cat, _lookup(cat, "maneuvers", key, source, f"{where}.maneuvers.{j}")))
+        m = _lookup(cat, "maneuvers", key, source, f"{where}.maneuvers.{j}")
+        if not _meets(cat, opts, u, m.requires):
+            raise InputError(f"{m.name} requires {m.requires} (S-R23)", source=source, field=f"{where}.maneuvers.{j}")
+        add(move_from_maneuver(cat, m))
     # maneuvers every unit has: leaving 心府 (S-G12), picking a dropped weapon up (S-T51), 応急補修 (S-R50),
     # 止血 (S-G19)
     for key in UNIVERSAL:
@@ -258,8 +264,38 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
         except InputError as exc:
             raise InputError(exc.message, source=source, field=f"{where}.weapon_grades.{wid}") from None
         grades[_lookup(cat, "weapons", wid, source, f"{where}.weapon_grades").id] = g
-    return ResolvedUnit(moves=moves, armour=armour, stance=start, crit_extension=crit_ext, extensions=extensions,
-                        feats=feat_ids, schools=school_ids, weapon_grades=grades)
+    res = ResolvedUnit(moves=moves, armour=armour, stance=start, crit_extension=crit_ext, extensions=extensions,
+                       feats=feat_ids, schools=school_ids, weapon_grades=grades)
+    from ikusa.systems.maai.units import static_numbers
+
+    res.numbers = static_numbers(u, res, opts)
+    return res
+
+
+_TIERS = ("未修得", "入門", "習得", "免許", "名人", "聖人")
+
+
+def _meets(cat: Catalog, opts: MaaiOptions, u: UnitSpec, requires: str | None) -> bool:
+    """S-R23: a maneuver that ``requires`` e.g. 剣術免許 (or タント免許: the weapon's skill) is
+    available only to a unit with that skill at that tier or above."""
+    if not requires:
+        return True
+    tier = next((t for t in _TIERS if requires.endswith(t)), None)
+    if tier is None:
+        return True
+    name = requires[: -len(tier)]
+    skill = name
+    if name not in u.skills:
+        weapon = next((w for w in cat.weapons.values() if name == w.name or name in w.aliases), None)
+        if weapon is not None and weapon.skill:
+            skill = weapon.skill
+    have = u.skills.get(skill)
+    if have is None:
+        return False
+    table = opts.skills.tier_bonus
+    if isinstance(have, int):
+        return have >= table.get(tier, 99)
+    return _TIERS.index(have) >= _TIERS.index(tier) if have in _TIERS else False
 
 
 def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:

@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Any
 
 from ikusa.dice.source import DiceSource
-from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.maai.check import OUTCOME_RANK, Check
@@ -45,16 +44,17 @@ def dice_text(c: Check) -> str:
 
 @lru_cache(maxsize=65536)
 def _fate_alternatives(dice: tuple[int, int], modifier: int, target: int, crit_extension: bool, relevance: str,
-                       own: bool) -> tuple[tuple[int, int, bool, str, int], ...]:
-    """The single-die ±1 interventions that change what a roll means (memoised: a pure
-    function of the roll), as (die, delta, better for the chooser, outcome, total)."""
+                       own: bool, every: bool = False) -> tuple[tuple[int, int, bool, str, int], ...]:
+    """The single-die ±1 interventions that change what a roll means (all legal ones with
+    ``every``), memoised: a pure function of the roll, as (die, delta, better for the
+    chooser, outcome, total)."""
     chk = Check(dice, modifier, target, crit_extension)
     base = _rank(chk, relevance)
     out = []
     for i, d in chk.fate_choices():
         alt = chk.with_fate(i, d)
         rank = _rank(alt, relevance)
-        if rank != base:
+        if rank != base or every:
             out.append((i, d, rank > base if own else rank < base, alt.outcome.value, alt.total))
     return tuple(out)
 
@@ -123,25 +123,33 @@ class FlowBase:
         self.offer_fate(unit, chk, then, own=True, relevance=relevance)
 
     def offer_fate(self, owner: Unit, chk: Check, then: Then, own: bool, allow_down: bool = False,
-                   relevance: str = "all") -> None:
+                   relevance: str = "all", used: int = 0) -> None:
         """Ask ``owner`` whether to spend a fate use (±1 on one die) on ``chk``.
 
         Only interventions that change what the outcome means are offered (S-G27: one use per
         roll); when none does, no question is asked.  ``relevance`` (S-G28): ``"all"`` for
         attacks and counters (天命/会心/成功/失敗/失着/業報), ``"no_crit"`` for defence and
         overload checks (会心 has no effect there, 失着 does), ``"success"`` for the survival
-        roll.  ``own`` = False is
-        the lethal-hit exception (S-G51): the target moves a die of the attacker's roll."""
+        roll.  ``own`` = False is the lethal-hit exception (S-G51): the target moves a die of the
+        attacker's roll.  With ``fate.max_uses_per_roll`` > 1 every legal move is offered (a
+        first step may not change the result yet) and the question repeats up to that many uses."""
         if owner.fate_left <= 0 or not (owner.able or allow_down):
             then(chk)
             return
-        alts = _fate_alternatives(chk.dice, chk.modifier, chk.target, chk.crit_extension, relevance, own)
+        limit = self.opts.fate.max_uses_per_roll
+        if used >= limit:
+            then(chk)
+            return
+        alts = _fate_alternatives(chk.dice, chk.modifier, chk.target, chk.crit_extension, relevance, own,
+                                  limit > 1)
         if not alts:
             then(chk)
             return
+        was = chk.outcome.value
         options = [Option(f"fate:{i}{d:+d}", f"運命介入 {i + 1}個目 {chk.dice[i]}→{chk.dice[i] + d}"
                           f" ({outcome}, 合計{total})", cost=1,
-                          data={"kind": "fate", "better": better, "outcome": outcome})
+                          data={"kind": "fate", "better": better, "outcome": outcome, "was": was,
+                                "own": own})
                    for i, d, better, outcome, total in alts]
         options.append(Option("nofate", "運命介入しない", data={"kind": "fate", "better": False}))
 
@@ -156,7 +164,10 @@ class FlowBase:
             self.emit("fate", rule, f"{owner.name} 運命介入: {i + 1}個目 {chk.dice[i]}→{new.dice[i]} "
                       f"({chk.total}→{new.total}, {new.outcome.value}) 残り{owner.fate_left}",
                       unit=owner.id, die=i, delta=d, total=new.total, fate_left=owner.fate_left)
-            then(new)
+            if used + 1 < limit:
+                self.offer_fate(owner, new, then, own, allow_down, relevance, used + 1)
+            else:
+                then(new)
 
         what = "自分の判定" if own else "致命の一撃 (S-G51)"
         self.ask(owner.id, "fate", f"{owner.name}: {what} {dice_text(chk)} vs {chk.target} → "
@@ -166,14 +177,8 @@ class FlowBase:
     def sides_able(self) -> list[str]:
         return [s for s, us in self.side_units if any(not u.incapacitated for u in us)]
 
-    def combat_over(self) -> bool:
-        return self.phase in ("survival", "over") or len(self.sides_able()) <= 1
-
     # -- hooks the flow modules implement ------------------------------------------------
     def _advance(self) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def breath_limit(self, u: Unit) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def move_cost(self, u: Unit, m: Move) -> int:  # pragma: no cover - overridden
@@ -181,6 +186,3 @@ class FlowBase:
 
     def improv_cost(self, u: Unit, m: Move) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
-
-    def refuse(self, rule: str, section: str, msg: str) -> RuleViolation:
-        return RuleViolation(rule, section, msg)

@@ -17,8 +17,8 @@ class RandomPolicy:
 
 class GreedyPolicy:
     """Spends 活力 within the breath limit, attacks the weakest reachable target with the
-    best odds, reserves a defence when it can, and uses fate whenever it helps (which the
-    engine only offers on rolls where the outcome changes: lethal hits, fumbles, misses)."""
+    best odds (closing in when nothing is in reach), reserves a defence after attacking, and
+    uses fate on fumbles, failed rolls and lethal hits (not to upgrade a success to 会心)."""
 
     min_odds = 0.1
 
@@ -39,18 +39,21 @@ class GreedyPolicy:
                     best = o
             return best.key if best is not None else "noreact"
         if kind == "fate":
+            # spend fate to avoid a 失着, to make a missed roll succeed, or against a lethal hit;
+            # not to upgrade a success to 会心 (fate is scarce: max(1, 運) per combat)
             for o in opts:
-                if o.data.get("better"):
+                if o.data.get("better") and (not o.data.get("own") or o.data.get("was") not in ("成功", "会心")):
                     return o.key
             return "nofate"
-        if kind == "lull":
-            return opts[0].key
-        return opts[0].key
+        if kind == "gm_table":
+            return next((o.key for o in opts if o.data.get("suggested")), opts[0].key)
+        return opts[0].key  # lull: the first 整備 offered
 
     def _breath(self, state: Any, decision: Decision) -> Action:
         best: Option | None = None
         best_key: tuple[int, float] = (0, 0.0)
         reserve: Option | None = None
+        move: Option | None = None
         by_id = state.by_id
         me = by_id[decision.actor]
         has_defence = any(r.kind == "defence" for r in me.reservations)
@@ -69,10 +72,17 @@ class GreedyPolicy:
                 key = (-by_id[d["target"]].wounds, p)
                 if best is None or key > best_key:
                     best, best_key = o, key
-            elif k == "reserve" and reserve is None and not has_defence:
-                reserve = o
+            elif k == "reserve" and reserve is None and not has_defence and d.get("move", "").count(".") >= 0:
+                if any(m.id == d["move"] and m.kind == "defence" for m in me.moves):
+                    reserve = o
+            elif k == "move" and "zone" in d and (move is None or (o.cost or 0) < (move.cost or 0)):
+                zone = d["zone"]
+                if any(t.side != me.side and t.able and t.zone == zone for t in state.units):
+                    move = o
         if best is not None:
             return best.key
-        if reserve is not None:
-            return reserve.key
+        if me.acted and reserve is not None:
+            return reserve.key  # attacked this breath: guard until the next one
+        if not me.acted and move is not None and any(m.kind == "attack" and m.reach == 0 for m in me.moves):
+            return move.key  # close in on the enemy
         return end

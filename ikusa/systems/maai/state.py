@@ -147,6 +147,9 @@ class MaaiState(BreathFlow):
                         return RuleViolation("S-G15", "000 §3.5 区域", f"{t.name} is not in {u.name}'s zone")
                 if m.kind == "movement" and u.shinpu and m.effect not in ("exit_shinpu", "pick_up", "enter_shinpu"):
                     return RuleViolation("S-G12", "000 §3.9 心府", f"{u.name} is in 心府: leave it with 離脱 first")
+                if m.limit_per_round is not None and not m.zero_cost and \
+                        u.round_uses.get(m.id, 0) >= m.limit_per_round:
+                    return RuleViolation("S-G40", "000 §3.7", f"{m.name} may be used {m.limit_per_round}× per 間合")
                 if m.needs_load and not u.loaded:
                     return RuleViolation("S-G20", "000 §3.4 小康 装填", f"{m.name}: not loaded (reload in 小康)")
         if verb == "react" and u is not None and d.kind == "reaction":

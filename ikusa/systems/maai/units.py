@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ikusa.systems.maai.check import fate_uses
 from ikusa.systems.maai.encounter import ResolvedUnit, UnitSpec
 from ikusa.systems.maai.equipment import ArmourState
@@ -18,6 +20,33 @@ from ikusa.systems.maai.rules_link import (
 )
 
 _WEIGHT_RANK = {"なし": 0, "軽甲": 1, "重甲": 2, "重装甲": 3}
+
+
+def _armour_parts(pieces: tuple[ArmourState, ...]) -> tuple[DefenceBonus, ...]:
+    return tuple(DefenceBonus(a.name, a.current, "shield" if a.slot == "shield" else
+                              ("natural" if a.natural else "armour")) for a in pieces)
+
+
+def static_numbers(spec: UnitSpec, res: ResolvedUnit, opts: MaaiOptions) -> dict[str, Any]:
+    """A unit's numbers that do not change in a battle, from the rules functions: 戦力 by
+    grade (S-R60), base 防備 (S-R44), max 活力 with the heavy-armour penalty (S-R24/S-R26),
+    fate uses (S-R15/S-G27), proficiency bonuses (S-G10)."""
+    tai = spec.abilities["tai"]
+    grade = Grade.parse(spec.grade)
+    armour_bonus = sum(a.state.bonus for a in res.armour)
+    heaviest = max((a.weight for a in res.armour), key=lambda w: _WEIGHT_RANK.get(w, 0), default="なし")
+    return {
+        "skills": {k: skill_bonus(v, opts) for k, v in spec.skills.items()},
+        "saint": frozenset(k for k, v in spec.skills.items() if v == "聖人"),
+        "breath_moves": [m for m in res.moves if m.kind != "maintenance" or m.effect == "remove_bleed"],
+        "max_wounds": spec.wounds if spec.wounds is not None else base_wounds(grade, tai, opts),
+        "armour_parts": _armour_parts(tuple(a.state for a in res.armour)),
+        "base_def": spec.defence - armour_bonus if spec.defence is not None else base_defence(grade, opts),
+        "max_vigor": max(0, max_vigor(spec.abilities["gi"], armour_vigor_penalty(heaviest, tai, opts), opts)),
+        # S-R15 / S-G27: max(1, 運) uses per combat; a stat block may set another number (0 for mooks)
+        "fate": spec.fate if spec.fate is not None else (
+            0 if opts.fate.npcs == "none" and spec.grade != "PC" else fate_uses(spec.abilities["un"])),
+    }
 
 
 class Unit:
@@ -60,6 +89,7 @@ class Unit:
         "opts",
         "passed",
         "reservations",
+        "round_uses",
         "saint",
         "school_ids",
         "shinpu",
@@ -85,31 +115,25 @@ class Unit:
         self.side_rank = side_rank
         self.grade = spec.grade
         self.ab = dict(spec.abilities)
-        self.skills = {k: skill_bonus(v, opts) for k, v in spec.skills.items()}
+        n = res.numbers
+        self.skills: dict[str, int] = n["skills"]
         #: skills at 聖人: checks with them succeed automatically (S-R04, S-G23)
-        self.saint = frozenset(k for k, v in spec.skills.items() if v == "聖人")
+        self.saint: frozenset[str] = n["saint"]
         self.moves: list[Move] = list(res.moves)
         #: the maneuvers that can appear in a breath (小康-only 整備 left out)
-        self.breath_moves: list[Move] = [m for m in self.moves
-                                         if m.kind != "maintenance" or m.effect == "remove_bleed"]
+        self.breath_moves: list[Move] = n["breath_moves"]
         self.crit_ext = res.crit_extension
-        tai = self.ab["tai"]
-        grade = Grade.parse(spec.grade)
-        self.max_wounds = spec.wounds if spec.wounds is not None else base_wounds(grade, tai, opts)
-        self.wounds = self.max_wounds
+        self.max_wounds: int = n["max_wounds"]
+        self.wounds: int = self.max_wounds
         # S-R44: armour class parts (the shield counts as armour)
         self.armour: tuple[ArmourState, ...] = tuple(a.state for a in res.armour)
         self.armour_rev = 0
-        self.armour_parts: tuple[DefenceBonus, ...] = ()
-        self.set_armour(self.armour)
+        self.armour_parts: tuple[DefenceBonus, ...] = n["armour_parts"]
         self.weapon_grades = res.weapon_grades
-        armour_bonus = sum(a.state.bonus for a in res.armour)
-        self.base_def = spec.defence - armour_bonus if spec.defence is not None else base_defence(grade, opts)
-        heaviest = max((a.weight for a in res.armour), key=lambda w: _WEIGHT_RANK.get(w, 0), default="なし")
-        self.max_vigor = max(0, max_vigor(self.ab["gi"], armour_vigor_penalty(heaviest, tai, opts), opts))
-        self.vigor = self.max_vigor
-        # S-R15 / S-G27: max(1, 運) uses per combat; a stat block may set another number (0 for mooks)
-        self.fate_left = spec.fate if spec.fate is not None else fate_uses(self.ab["un"])
+        self.base_def: int = n["base_def"]
+        self.max_vigor: int = n["max_vigor"]
+        self.vigor: int = self.max_vigor
+        self.fate_left: int = n["fate"]
         self.first_bonus = spec.initiative
         self.named = spec.named or spec.grade in opts.death.roll_for  # S-G25
         self.unaware = spec.unaware
@@ -123,6 +147,7 @@ class Unit:
         self.dropped = False  # 武器落とし (S-R10/S-T51): weapon maneuvers need 武器を拾う first
         self.broken = False  # 武器破損 (S-G07): weapon maneuvers unusable until repaired
         self.bleeding = False  # 出血 (S-G19)
+        self.round_uses: dict[str, int] = {}  # maneuvers with a per-間合 limit (catalog limit_per_round)
         self.formation = 0  # squad formation 防備 bonus until 小康 (S-G14)
         self.collapse = 0  # 構え崩し (S-T51): the next maneuver costs this much more
         self.stance: Move | None = res.stance
@@ -147,7 +172,9 @@ class Unit:
         if name is None:
             return 0
         b = self.skills.get(name)
-        return b if b is not None else skill_bonus(None, self.opts)
+        if b is not None:
+            return b
+        return 0 if self.opts.skills.untrained_applies == "never" else skill_bonus(None, self.opts)
 
     def defence_bonuses(self) -> tuple[DefenceBonus, ...]:
         """Non-armour 防備 bonuses (stance, squad formation: S-R46)."""
@@ -167,8 +194,7 @@ class Unit:
         """New equipment state ([破壊], repair): the armour-class 防備 parts follow (S-R44/S-R49)."""
         self.armour = pieces
         self.armour_rev += 1
-        self.armour_parts = tuple(DefenceBonus(a.name, a.current, "shield" if a.slot == "shield" else
-                                               ("natural" if a.natural else "armour")) for a in pieces)
+        self.armour_parts = _armour_parts(pieces)
 
     def weapon_usable(self, m: Move) -> bool:
         """A weapon maneuver needs the weapon in hand and unbroken (S-R10, S-G07)."""

@@ -36,11 +36,20 @@ def test_examples_load(name: str) -> None:
 
 
 def test_catalog_weapons_give_their_maneuvers_and_armour_its_numbers() -> None:
-    enc = encounter_from_dict(_enc(_unit(armour=["重甲"], stances=["不動の陣"])), "<t>")
+    enc = encounter_from_dict(_enc(_unit(armour=["重甲"], stances=["不動の陣"], skills={"剣術": "免許"})), "<t>")
     r = enc.resolved("a")
     ids = [m.id for m in r.moves]
     assert {"katana.yokogiri", "katana.ukenagashi", "katana.issen", "fudou_no_jin"} <= set(ids)
     assert [(a.state.name, a.state.bonus, a.weight) for a in r.armour] == [("重甲", 4, "重甲")]
+
+
+def test_s_r23_license_techniques_need_the_license() -> None:
+    """S-R23: 一閃 (剣術免許) comes with the katana only at 免許; listing it without is an error."""
+    enc = encounter_from_dict(_enc(_unit(skills={"剣術": "習得"})), "<t>")
+    assert "katana.issen" not in [m.id for m in enc.resolved("a").moves]
+    with pytest.raises(InputError) as err:
+        encounter_from_dict(_enc(_unit(weapons=[], maneuvers=["katana.issen"], skills={"剣術": 1})), "e.yaml")
+    assert err.value.field == "units.0.maneuvers.0" and "剣術免許" in err.value.message
 
 
 def test_ascii_and_japanese_ability_keys() -> None:

@@ -11,7 +11,7 @@ from ikusa.engine.errors import RuleViolation
 from .maai_flow_support import combat, find, kinds, push, state, unit
 
 ZANBA = ["zanbatou.zanba", "zanbatou.kiriage"]
-KEN = {"剣術": "入門"}
+KEN: dict[str, str] = {"剣術": "入門"}
 
 
 def test_s_t15_overload_success_next_limit_3() -> None:
@@ -125,3 +125,43 @@ def test_illegal_actions_refused_with_rule_and_state_unchanged() -> None:
         c.push("reserve:katana.ukenagashi", ScriptedSource([]))
     assert err.value.rule == "S-R64"
     assert c.state.summary() == snap
+
+
+def test_s_t13_heavy_armour_vigor_each_maai() -> None:
+    """S-T13: 技+1 in 重甲 with 體+0 → max 活力 10, back to 10 at every 間合 start."""
+    s = state(unit("a", "A", gi=1, tai=0, fate=0, armour=["重甲"], maneuvers=["katana.yokogiri"], skills=KEN),
+              unit("b", "B", fate=0, wounds=9, maneuvers=["katana.yokogiri"]))
+    assert s.by_id["a"].max_vigor == 10
+    push(s, "use:katana.yokogiri>b", 8, 3)
+    push(s, "end")
+    push(s, "pass")  # b (10) …
+    push(s, "pass")  # … a (8) passes too → 小康 → 第2間合
+    assert s.maai == 2 and s.by_id["a"].vigor == 10
+
+
+def test_s_t14_breath_limit_six_with_sokusen_armour() -> None:
+    """S-T14: 速戦速決の鎧 → limit 6: spending 6 is fine, 7 overloads with excess 1."""
+    for spend, overload in (((2, 2, 2), False), ((2, 2, 3), True)):
+        s = state(unit("a", "A", yu=5, gi=3, tai=0, fate=0, armour=["sokusen_sokketsu"],
+                       maneuvers=["katana.yokogiri", "zanbatou.zanba"], skills=KEN),
+                  unit("b", "B", fate=0, wounds=20, maneuvers=["move.basic"]))
+        assert find(s.ev, "breath").data["limit"] == 6
+        for cost in spend:
+            push(s, "use:katana.yokogiri>b" if cost == 2 else "use:zanbatou.zanba>b", 8, 3)
+        ev = push(s, "end", *((9, 9) if overload else ()))
+        assert ("overload" in kinds(ev)) is overload
+        if overload:
+            assert find(ev, "overload").data["excess"] == 1
+
+
+def test_s_t40_special_crits() -> None:
+    """S-T40: 会心 with 斬馬刀 → 3 戦力; 会心 with 鉄砲 → 2 to the target and 1 to the enemy behind."""
+    skills = {"剣術": "入門", "砲術": "入門"}
+    s = state(unit("a", "A", yu=2, gi=2, fate=0, weapons=["zanbatou", "teppou"], skills=skills),
+              unit("b", "B", fate=0, wounds=9, maneuvers=["move.basic"]),
+              unit("c", "B", fate=0, wounds=9, maneuvers=["move.basic"]))
+    push(s, "use:zanbatou.zanba>b", 5, 5)
+    assert s.by_id["b"].wounds == 6
+    ev = push(s, "use:teppou.shageki>b", 6, 6)
+    assert [(e.data["unit"], e.data["damage"]) for e in ev if e.kind == "damage"] == [("b", 2), ("c", 1)]
+    assert "use:teppou.shageki>b" not in s.pending().keys()  # type: ignore[union-attr]  # one shot (S-G20)

@@ -154,3 +154,13 @@ def test_s_g23_saint_auto_success() -> None:
     assert a.data["total"] == 8 and a.data["defence"] == 12 and a.data["outcome"] == "成功"
     ev = push(s, "use:katana.yokogiri>oni", 1, 1)
     assert find(ev, "attack").data["outcome"] == "会心" and s.by_id["oni"].wounds == 6 - 1 - 2
+
+
+def test_s_g38_counter_on_a_miss_only_with_any_melee_option() -> None:
+    """S-G38: by default 一閃 needs a hit (nullified or not); option any_melee: also a miss."""
+    for trig, counters in (("hit_or_nullified", 0), ("any_melee", 1)):
+        s = state(_gen("katana.issen"), unit("oni", "B", **ONI), options={"counter": {"issen_triggers": trig}})
+        push(s, "reserve:katana.issen")
+        push(s, "end")
+        ev = push(s, "use:kanabou.kyouda>g", *((2, 4) if not counters else (2, 4, 7, 6)))  # 6 + 3 = 9 < 10
+        assert kinds(ev).count("counter") == counters

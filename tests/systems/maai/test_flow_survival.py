@@ -75,3 +75,25 @@ def test_mooks_make_no_survival_roll() -> None:
               unit("m", "B", grade="卒", fate=0, maneuvers=["katana.yokogiri"]))
     ev = push(s, "use:katana.yokogiri>m", 8, 4)
     assert [e.kind for e in ev][-2:] == ["down", "end"] and s.pending() is None
+
+
+def test_greedy_fate_choices() -> None:
+    """The greedy AI spends fate against a lethal hit and to avoid a 失着, not for a 会心."""
+    from ikusa.systems.maai.policies import GreedyPolicy
+
+    g = GreedyPolicy()
+    s = state(unit("x", "A", yu=0, gi=1, fate=0, skills=KEN, maneuvers=["katana.yokogiri"]),
+              unit("t", "B", wounds=1, fate=1, maneuvers=["katana.yokogiri"]))
+    push(s, "use:katana.yokogiri>t", 6, 4)
+    d = s.pending()
+    assert d is not None and g.choose(s, d, None) in ("fate:0-1", "fate:1-1")
+    s2 = state(unit("x", "A", yu=5, gi=1, fate=1, skills=KEN, maneuvers=["katana.yokogiri"]),
+               unit("t", "B", wounds=5, fate=0, maneuvers=["katana.yokogiri"]))
+    push(s2, "use:katana.yokogiri>t", 6, 5)  # success; fate could make it 会心
+    d2 = s2.pending()
+    assert d2 is not None and g.choose(s2, d2, None) == "nofate"
+    s3 = state(unit("x", "A", yu=0, gi=1, fate=1, skills=KEN, maneuvers=["katana.yokogiri"]),
+               unit("t", "B", wounds=5, fate=0, maneuvers=["katana.yokogiri"]))
+    push(s3, "use:katana.yokogiri>t", 3, 3)  # 失着 → fate moves it to a plain failure
+    d3 = s3.pending()
+    assert d3 is not None and g.choose(s3, d3, None) != "nofate"
