@@ -63,7 +63,8 @@ def percent_text(p: Fraction, digits: int = 2) -> str:
 
 
 @lru_cache(maxsize=256)
-def _sum_counts(n: int, sides: int) -> tuple[tuple[int, int], ...]:
+def sum_counts(n: int, sides: int) -> tuple[tuple[int, int], ...]:
+    """``(total, ways)`` pairs for the sum of ``n`` dice with ``sides`` faces, by total."""
     counts: dict[int, int] = {0: 1}
     for _ in range(n):
         nxt: dict[int, int] = {}
@@ -80,7 +81,7 @@ def sum_distribution(n: int, sides: int) -> dict[int, Fraction]:
     if n < 0 or sides < 1:
         raise ValueError(f"cannot roll {n}d{sides}")
     denom = sides**n
-    return {total: Fraction(c, denom) for total, c in _sum_counts(n, sides)}
+    return {total: Fraction(c, denom) for total, c in sum_counts(n, sides)}
 
 
 def shifted(dist: Mapping[int, Fraction], by: int) -> dict[int, Fraction]:

@@ -8,11 +8,11 @@ counts 3.5 (G-G30 rounding).  ``p_at_least`` gives exact odds for Option.odds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 
+from ikusa.dice.odds import sum_counts
 from ikusa.dice.source import DiceSource
-from ikusa.engine.rounding import round_up
+from ikusa.systems.sengensyou.check import fixed_dice_value, pool_total
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,19 +38,13 @@ class PoolRoll:
         return f"{self.base}+{len(self.faces)}D6[{faces}]={self.total}"
 
 
-def fixed_value(n: int, rounding: str = "floor") -> int:
-    """G-R29 / G-G30: n dice read as 3.5 each; floor by default (2 → 7, 3 → 10)."""
-    x = Fraction(7 * n, 2)
-    return round_up(x) if rounding == "ceil" else int(x)
-
-
 def pool(base: int, n: int, dice: DiceSource, purpose: str, *, fixed: bool = False,
          rounding: str = "floor") -> PoolRoll:
     """Roll a dice-pool check: 判定値 ``base`` + ``n`` d6 (G-R01)."""
     if fixed:
-        return PoolRoll(base, (), base + fixed_value(n, rounding), True)
+        return PoolRoll(base, (), base + fixed_dice_value(n, "ceil" if rounding == "ceil" else "floor"), True)
     faces = tuple(dice.roll(6, n, purpose)) if n else ()
-    return PoolRoll(base, faces, base + sum(faces))
+    return PoolRoll(base, faces, pool_total(base, faces))
 
 
 def roll_damage(n: int, dice: DiceSource, purpose: str) -> tuple[int, ...]:
@@ -61,14 +55,9 @@ def roll_damage(n: int, dice: DiceSource, purpose: str) -> tuple[int, ...]:
 @cache
 def _counts(n: int) -> tuple[int, ...]:
     """Ways to roll each sum with n d6 (index = sum); 6**n outcomes in all (exact)."""
-    dist = [1]
-    for _ in range(n):
-        nxt = [0] * (len(dist) + 6)
-        for s, c in enumerate(dist):
-            if c:
-                for f in range(1, 7):
-                    nxt[s + f] += c
-        dist = nxt
+    dist = [0] * (6 * n + 1)
+    for total, ways in sum_counts(n, 6):
+        dist[total] = ways
     return tuple(dist)
 
 

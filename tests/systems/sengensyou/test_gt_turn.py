@@ -7,7 +7,7 @@ import pytest
 
 from ikusa.engine.errors import InputError, RuleViolation
 from ikusa.systems.sengensyou import encounter_from_dict
-from ikusa.systems.sengensyou.checks_flow import fixed_value
+from ikusa.systems.sengensyou.check import fixed_dice_value as fixed_value
 from ikusa.systems.sengensyou.movement import track_step
 from ikusa.systems.sengensyou.spellcards import card, recovery
 from tests.systems.sengensyou.helpers import char, combat, fi, keys, kind, of_kind, push, st, start_turn, texts
