@@ -86,7 +86,11 @@ class PlaySession:
     # -- dice ---------------------------------------------------------------------
     def _typed(self, sides: int, count: int, purpose: str) -> list[int]:
         while True:
-            raw = self.ask(f"  🎲 {count}d{sides} {purpose} (values, or 'r' to roll): ").strip()
+            try:
+                raw = self.ask(f"  🎲 {count}d{sides} {purpose} (values, or 'r' to roll): ").strip()
+            except EOFError:
+                # a DiceError makes Combat.push rebuild the state: nothing half-applied
+                raise DiceError("end of input while waiting for typed dice; the action was not applied") from None
             if raw.lower() in ("r", "roll", ""):
                 return self.auto_dice.roll(sides, count, purpose)
             try:
@@ -201,8 +205,8 @@ class PlaySession:
                 return True
             try:
                 self.combat.save(path)
-            except OSError as exc:
-                err_console.print(f"  cannot save: {exc}")
+            except IkusaError as exc:
+                err_console.print(f"  {_esc(str(exc))}")
                 return True
             console.print(f"  saved {len(self.combat.record)} decisions to {path}")
             return True
