@@ -72,8 +72,11 @@ def split_document(data: dict[str, Any], source: str) -> EncounterDoc:
     """Take out ``system`` and ``script``; the rest is for the system."""
     body = dict(data)
     system = body.pop("system", None)
-    if not isinstance(system, str) or not system:
+    if system is None or system == "":
         raise InputError("missing 'system' (maai, sengensyou or fantasy)", source=source, field="system")
+    if not isinstance(system, str):
+        raise InputError(f"must be a system name (maai, sengensyou or fantasy), not {system!r}",
+                         source=source, field="system")
     raw_script = body.pop("script", None) or []
     if not isinstance(raw_script, list):
         raise InputError("must be a list of {action, dice}", source=source, field="script")
