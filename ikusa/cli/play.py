@@ -128,6 +128,9 @@ class PlaySession:
     def run(self) -> None:
         console.print(f"[bold]ikusa play[/] · {self.combat.system} · {HELP}")
         self.show_events(self.combat.events)
+        self._loop()
+
+    def _loop(self) -> None:
         while not self.done:
             decision = self.combat.pending()
             if decision is None:
@@ -153,8 +156,10 @@ class PlaySession:
                 return
             if raw == "undo":
                 self._undo()
-                return self.run()
-            self._command(raw)
+                return self._loop()
+            if not self._command(raw):
+                err_console.print(f"  the combat is over; {_esc(raw)!r} is not available here "
+                                  "(undo · save FILE · log · state · quit)")
 
     def handle(self, raw: str, decision: Decision) -> None:
         if not raw:

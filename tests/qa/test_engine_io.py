@@ -120,3 +120,14 @@ def test_play_eof_while_typing_dice_leaves_cleanly(tmp_path: Path) -> None:
     res = runner.invoke(app, ["play", str(_enc(tmp_path)), "--dice", "manual"], input="attack\n")
     assert res.exit_code == 0, res.output
     assert "end of input" in res.output
+
+
+def test_play_after_the_end_answers_unknown_input(tmp_path: Path) -> None:
+    """Was: at the '(combat over)' prompt, any other input (a number, 'ai') was silently
+    ignored; and undo there re-printed the whole log."""
+    res = runner.invoke(app, ["play", str(_enc(tmp_path, "system: toy\nhp: 1\n")), "--seed", "2"],
+                        input="ai\n" * 8 + "1\nundo\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "the combat is over; '1' is not available here" in res.stderr
+    assert "undone:" in res.stdout
+    assert res.stdout.count("ikusa play") == 1
