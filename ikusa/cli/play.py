@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ikusa.cli.common import console, err_console, user_errors
@@ -96,14 +97,14 @@ class PlaySession:
             try:
                 return parse_dice_list(raw)
             except DiceError as exc:
-                err_console.print(f"  {exc}")
+                err_console.print(f"  {_esc(str(exc))}")
 
     def dice(self) -> DiceSource:
         return ManualSource(self._typed) if self.manual else self.auto_dice
 
     # -- display ------------------------------------------------------------------
     def show_decision(self, d: Decision) -> None:
-        console.rule(f"[bold]{d.actor}[/] · {d.kind}")
+        console.rule(f"[bold]{_esc(d.actor)}[/] · {_esc(d.kind)}")
         console.print(_esc(d.prompt))
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         table.add_column("#", justify="right")
@@ -158,7 +159,7 @@ class PlaySession:
                 self._undo()
                 return self._loop()
             if not self._command(raw):
-                err_console.print(f"  the combat is over; {_esc(raw)!r} is not available here "
+                err_console.print(f"  the combat is over; {_esc(repr(raw))} is not available here "
                                   "(undo · save FILE · log · state · quit)")
 
     def handle(self, raw: str, decision: Decision) -> None:
@@ -213,7 +214,7 @@ class PlaySession:
             except IkusaError as exc:
                 err_console.print(f"  {_esc(str(exc))}")
                 return True
-            console.print(f"  saved {len(self.combat.record)} decisions to {path}")
+            console.print(f"  saved {len(self.combat.record)} decisions to {_esc(path)}")
             return True
         if word == "dice":
             mode = rest.strip()
@@ -229,10 +230,11 @@ class PlaySession:
         try:
             entry = self.combat.pop()
         except IkusaError as exc:
-            err_console.print(f"  {exc}")
+            err_console.print(f"  {_esc(str(exc))}")
             return
-        console.print(f"  undone: {entry.actor} {_esc(entry.action)}")
+        console.print(f"  undone: {_esc(entry.actor)} {_esc(entry.action)}")
 
 
 def _esc(text: str) -> str:
-    return text.replace("[", "\\[")
+    """Text from files and users is shown as is, never read as rich markup."""
+    return escape(text)
