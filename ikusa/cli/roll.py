@@ -108,7 +108,7 @@ def run_batch(path: str, system: str | None, seed: int | None) -> None:
     with stream:
         for n, raw in enumerate(stream, 1):
             try:
-                line = raw.decode("utf-8")
+                line = raw.decode("utf-8-sig")  # tolerate a byte-order mark
             except UnicodeDecodeError:
                 # one bad line is an error line, like any other garbage; the batch goes on
                 write_json_line({"error": "line: not UTF-8 text", "line": n})

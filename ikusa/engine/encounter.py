@@ -41,7 +41,7 @@ def read_document(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     src = str(p)
     try:
-        text = p.read_text("utf-8")
+        text = p.read_text("utf-8-sig")  # a byte-order mark (Windows editors) is not content
     except FileNotFoundError:
         raise InputError("file not found", source=src) from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -47,3 +47,23 @@ def test_sim_set_with_malformed_yaml_value_is_an_input_error(tmp_path: Path) -> 
 def test_sim_set_cannot_touch_system(tmp_path: Path) -> None:
     res = runner.invoke(app, ["sim", str(_enc(tmp_path)), "-n", "2", "--set", "system=maai"])
     assert res.exit_code == 2 and "--set" in res.stderr and "'system'" in res.stderr
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("enc.json", '{"system": "toy", "hp": 2}'),
+    ("enc.toml", 'system = "toy"\nhp = 2\n'),
+    ("enc.yaml", "system: toy\nhp: 2\n"),
+])
+def test_encounter_with_byte_order_mark(tmp_path: Path, name: str, text: str) -> None:
+    """Was: a UTF-8 BOM (Notepad) made JSON/TOML encounters 'malformed'."""
+    p = tmp_path / name
+    p.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    res = runner.invoke(app, ["fight", str(p), "--seed", "1"])
+    assert res.exit_code == 0, res.output
+
+
+def test_batch_with_byte_order_mark(tmp_path: Path) -> None:
+    p = tmp_path / "b.jsonl"
+    p.write_bytes(b'\xef\xbb\xbf{"command": "1D6", "dice": [2]}\n')
+    res = runner.invoke(app, ["roll", "--batch", str(p)])
+    assert '"text":"(1D6) ＞ 2"' in res.stdout
