@@ -50,6 +50,8 @@ def play_cmd(
         with user_errors():
             raise IkusaError(f"--dice must be 'auto' or 'manual', not {dice!r}")
     with user_errors():
+        if load is not None and file is not None:
+            raise IkusaError("give an encounter FILE or --load LOG, not both (a log carries its own setup)")
         if load is not None:
             combat = load_log(load)
             module = load_system(combat.system)

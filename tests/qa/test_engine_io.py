@@ -131,3 +131,10 @@ def test_play_after_the_end_answers_unknown_input(tmp_path: Path) -> None:
     assert "the combat is over; '1' is not available here" in res.stderr
     assert "undone:" in res.stdout
     assert res.stdout.count("ikusa play") == 1
+
+
+def test_play_file_and_load_together_is_refused(tmp_path: Path) -> None:
+    """Was: FILE was silently ignored when --load was given too."""
+    log, _ = _saved_log(tmp_path)
+    res = runner.invoke(app, ["play", str(_enc(tmp_path)), "--load", str(log)], input="quit\n")
+    assert res.exit_code == 2 and "not both" in res.stderr
