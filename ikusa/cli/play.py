@@ -43,7 +43,11 @@ def play_cmd(
     load: Annotated[Path | None, typer.Option(help="Resume a saved log instead of a fresh encounter.")] = None,
     ai: Annotated[str, typer.Option(help="AI policy used by the 'ai' command.")] = "greedy",
 ) -> None:
-    """Play an encounter interactively: choose every decision, roll or type every die."""
+    """Play an encounter interactively: choose every decision, roll or type every die.
+
+    At every prompt: a number or option key · undo · save FILE · log · state · ai · help · quit
+
+    --dice manual: type the dice as 4,1 (or 'r' to roll); 'dice auto|manual' switches."""
     from ikusa.engine.runner import load_encounter, load_log, policy_for, run_script
 
     if dice not in ("auto", "manual"):

@@ -46,7 +46,9 @@ def register(app: typer.Typer) -> None:
 def roll_cmd(
     command: Annotated[str | None, typer.Argument(help="The command, e.g. '2D6>=7' or 'x3 5B6>=4'.")] = None,
     system: Annotated[
-        str | None, typer.Option(help="Game system id: DiceBot (default), maai, sengensyou, fantasy.")
+        str | None, typer.Option(help="Game system id: DiceBot (default), maai (2D10+3>=11, options CE and "
+                                      "one of F1+ F1- F2+ F2- FB appended: 2D10+3>=11CEFB), sengensyou "
+                                      "(SGS+2>=10, DP3+7>=12, DPF3+7), fantasy (2D6+5>=12).")
     ] = None,
     dice: Annotated[str | None, typer.Option(help="Scripted dice in order, e.g. '4,1,3'.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for random dice: same seed, same result.")] = None,
