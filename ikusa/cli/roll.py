@@ -129,6 +129,8 @@ def batch_line(line: str, default_system: str | None, rng: DiceSource) -> dict[s
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON: {exc.msg}", field="line") from None
+    except RecursionError:
+        raise InputError("not a batch line: nested too deeply", field="line") from None
     if not isinstance(obj, dict):
         raise InputError("each line must be a JSON object {system, command, dice}")
     unknown = set(obj) - {"system", "command", "dice"}

@@ -63,6 +63,8 @@ def read_document(path: str | Path) -> dict[str, Any]:
         raise InputError(f"malformed TOML: {exc}", source=src) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"malformed JSON: {exc}", source=src) from None
+    except RecursionError:
+        raise InputError("nested too deeply to be an encounter or a log", source=src) from None
     if not isinstance(data, dict):
         raise InputError("the top level must be a mapping (key: value)", source=src)
     return data
