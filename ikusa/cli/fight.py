@@ -40,7 +40,9 @@ def fight_cmd(
     else:
         narrate(combat.events)
         final = combat.state.summary()
-        console.print(f"[bold]結果[/]: winner = {escape(str(final.get('winner')))}")
+        winner = final.get("winner")
+        shown = "draw (引き分け: no side won)" if winner is None else escape(str(winner))
+        console.print(f"[bold]結果[/]: winner = {shown}")
 
 
 def fight_json(combat: Combat) -> dict[str, object]:

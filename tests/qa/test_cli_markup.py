@@ -49,3 +49,16 @@ def test_fight_winner_with_markup_name(tmp_path: Path, monkeypatch: pytest.Monke
     res = runner.invoke(app, ["fight", str(enc), "--seed", "1"])
     assert res.exit_code == 0, res.output
     assert "winner = [/]" in res.stdout
+
+
+def test_fight_without_winner_says_draw(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: '結果: winner = None' (Python's None shown to a GM); sim calls it 'draw'."""
+    from tests.engine.toy import ToyState
+
+    real = ToyState.summary
+    monkeypatch.setattr(ToyState, "summary", lambda self: {**real(self), "winner": None})
+    enc = tmp_path / "e.yaml"
+    enc.write_text("system: toy\nhp: 3\n", "utf-8")
+    res = runner.invoke(app, ["fight", str(enc), "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    assert "winner = draw" in res.stdout and "None" not in res.stdout
