@@ -183,7 +183,7 @@ class PlaySession:
             raw = self.policy_choose(decision)
             console.print(f"  AI → {_esc(raw)}")
         key = raw
-        if raw.isdigit():
+        if raw.isdecimal():  # "3" or full-width "３"; not isdigit(), which lets "²" through to int()
             n = int(raw)
             if not 1 <= n <= len(decision.options):
                 err_console.print(f"  choose 1..{len(decision.options)}")

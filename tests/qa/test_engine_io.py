@@ -138,3 +138,11 @@ def test_play_file_and_load_together_is_refused(tmp_path: Path) -> None:
     log, _ = _saved_log(tmp_path)
     res = runner.invoke(app, ["play", str(_enc(tmp_path)), "--load", str(log)], input="quit\n")
     assert res.exit_code == 2 and "not both" in res.stderr
+
+
+def test_play_superscript_digit_is_refused_not_a_traceback(tmp_path: Path) -> None:
+    """Was: '²' passed str.isdigit() and int('²') raised ValueError (traceback)."""
+    res = runner.invoke(app, ["play", str(_enc(tmp_path)), "--seed", "1"], input="²\n１\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "refused" in res.stderr  # '²' is neither a number nor a key
+    assert "a rolls" in res.stdout  # full-width '１' chose option 1 (attack)
