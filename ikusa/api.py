@@ -33,14 +33,28 @@ def roll(
     dice bot, or ``"maai"``, ``"sengensyou"`` (``"Sengensyou"``), ``"fantasy"``.
     Returns ``None`` for text that is not a dice command.  Raises
     :class:`~ikusa.engine.errors.InputError` / :class:`~ikusa.engine.errors.DiceError`
-    for a command over the limits or dice that do not fit."""
+    for a command over the limits or dice that do not fit (a list of ``dice`` must be used
+    up exactly, as with ``ikusa roll --dice``)."""
+    from ikusa.engine.errors import DiceError, InputError
+
+    if not isinstance(command, str):
+        raise InputError(f"the command must be a string, not {type(command).__name__}", field="command")
+    if system is not None and not isinstance(system, str):
+        raise InputError(f"the system must be a string, not {type(system).__name__}", field="system")
     source = make_source(dice, seed)
     sid = canonical_id(system)
     if sid is None:
         from ikusa.dice.bcdice import roll_command
 
-        return roll_command(command, source)
-    return load_commands(sid).roll_command(command, source)
+        result = roll_command(command, source)
+    else:
+        result = load_commands(sid).roll_command(command, source)
+    if result is not None and isinstance(source, ScriptedSource) and not isinstance(dice, DiceSource) \
+            and source.remaining:
+        # a list of dice that the command did not use up does not describe this roll
+        raise DiceError(f"{source.remaining} scripted dice left unused after {source.consumed} "
+                        "(the command drew fewer dice than scripted)")
+    return result
 
 
 def odds(system: str, command: str, *, fate: int = 0) -> OddsResult:
@@ -55,6 +69,12 @@ def odds(system: str, command: str, *, fate: int = 0) -> OddsResult:
     from ikusa.engine.errors import InputError
     from ikusa.systems.registry import SYSTEMS
 
+    if not isinstance(system, str):
+        raise InputError(f"the system must be a string, not {type(system).__name__}", field="system")
+    if not isinstance(command, str):
+        raise InputError(f"the command must be a string, not {type(command).__name__}", field="command")
+    if not isinstance(fate, int) or isinstance(fate, bool):
+        raise InputError(f"fate must be a whole number, not {fate!r}", field="fate")
     sid = canonical_id(system)
     if sid is None:
         raise InputError("odds need a system (maai, sengensyou, fantasy)", field="system")

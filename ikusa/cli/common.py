@@ -9,6 +9,7 @@ from typing import NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ikusa.engine.errors import IkusaError
 
@@ -19,7 +20,8 @@ err_console = Console(stderr=True, highlight=False)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    """One line ``error: MESSAGE`` on stderr (``MESSAGE`` is plain text, never markup) and exit."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -29,14 +31,10 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except IkusaError as exc:
-        fail(_escape(str(exc)))
+        fail(str(exc))
     except KeyboardInterrupt:
         err_console.print("interrupted")
         raise typer.Exit(130) from None
-
-
-def _escape(text: str) -> str:
-    return text.replace("[", "\\[")
 
 
 def guarded(fn: Callable[[], T]) -> T:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from ikusa.cli.common import console, user_errors
 from ikusa.engine.combat import Combat
@@ -39,7 +40,9 @@ def fight_cmd(
     else:
         narrate(combat.events)
         final = combat.state.summary()
-        console.print(f"[bold]結果[/]: winner = {final.get('winner')}")
+        winner = final.get("winner")
+        shown = "draw (引き分け: no side won)" if winner is None else escape(str(winner))
+        console.print(f"[bold]結果[/]: winner = {shown}")
 
 
 def fight_json(combat: Combat) -> dict[str, object]:
@@ -57,4 +60,4 @@ def narrate(events: list[Event]) -> None:
 
 
 def _escape(text: str) -> str:
-    return text.replace("[", "\\[")
+    return escape(text)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ikusa.cli.common import console, err_console, user_errors
@@ -45,13 +46,19 @@ def play_cmd(
     load: Annotated[Path | None, typer.Option(help="Resume a saved log instead of a fresh encounter.")] = None,
     ai: Annotated[str, typer.Option(help="AI policy used by the 'ai' command.")] = "greedy",
 ) -> None:
-    """Play an encounter interactively: choose every decision, roll or type every die."""
+    """Play an encounter interactively: choose every decision, roll or type every die.
+
+    At every prompt: a number or option key · undo · save FILE · log · state · ai · help · quit
+
+    --dice manual: type the dice as 4,1 (or 'r' to roll); 'dice auto|manual' switches."""
     from ikusa.engine.runner import load_encounter, load_log, policy_for, run_script
 
     if dice not in ("auto", "manual"):
         with user_errors():
             raise IkusaError(f"--dice must be 'auto' or 'manual', not {dice!r}")
     with user_errors():
+        if load is not None and file is not None:
+            raise IkusaError("give an encounter FILE or --load LOG, not both (a log carries its own setup)")
         if load is not None:
             combat = load_log(load)
             module = load_system(combat.system)
@@ -89,13 +96,17 @@ class PlaySession:
     # -- dice ---------------------------------------------------------------------
     def _typed(self, sides: int, count: int, purpose: str) -> list[int]:
         while True:
-            raw = self.ask(f"  🎲 {count}d{sides} {purpose} (values, or 'r' to roll): ").strip()
+            try:
+                raw = self.ask(f"  🎲 {count}d{sides} {purpose} (values, or 'r' to roll): ").strip()
+            except EOFError:
+                # a DiceError makes Combat.push rebuild the state: nothing half-applied
+                raise DiceError("end of input while waiting for typed dice; the action was not applied") from None
             if raw.lower() in ("r", "roll", ""):
                 return self.auto_dice.roll(sides, count, purpose)
             try:
                 return parse_dice_list(raw)
             except DiceError as exc:
-                err_console.print(f"  {exc}")
+                err_console.print(f"  {_esc(str(exc))}")
 
     def dice(self) -> DiceSource:
         return ManualSource(self._typed) if self.manual else self.auto_dice
@@ -103,7 +114,7 @@ class PlaySession:
     # -- display ------------------------------------------------------------------
     def show_decision(self, d: Decision, needle: str = "", limit: int | None = MAX_ROWS) -> None:
         if not needle:
-            console.rule(f"[bold]{d.actor}[/] · {d.kind}")
+            console.rule(f"[bold]{_esc(d.actor)}[/] · {_esc(d.kind)}")
             console.print(_esc(d.prompt))
         rows = [(i, o) for i, o in enumerate(d.options, 1)
                 if not needle or needle.lower() in o.key.lower() or needle in o.label]
@@ -121,7 +132,7 @@ class PlaySession:
         if len(shown) < len(rows):
             console.print(f"  … {len(rows) - len(shown)} more: type part of a key or label to filter, 'all' to list")
         elif needle and not rows:
-            console.print(f"  no option matches {needle!r}")
+            console.print(f"  no option matches {_esc(repr(needle))}")
 
     def show_events(self, events: list[Event]) -> None:
         for e in events:
@@ -135,6 +146,9 @@ class PlaySession:
     def run(self) -> None:
         console.print(f"[bold]ikusa play[/] · {self.combat.system} · {HELP}")
         self.show_events(self.combat.events)
+        self._loop()
+
+    def _loop(self) -> None:
         while not self.done:
             decision = self.combat.pending()
             if decision is None:
@@ -160,8 +174,10 @@ class PlaySession:
                 return
             if raw == "undo":
                 self._undo()
-                return self.run()
-            self._command(raw)
+                return self._loop()
+            if not self._command(raw):
+                err_console.print(f"  the combat is over; {_esc(repr(raw))} is not available here "
+                                  "(undo · save FILE · log · state · quit)")
 
     def handle(self, raw: str, decision: Decision) -> None:
         if not raw:
@@ -181,10 +197,10 @@ class PlaySession:
             raw = self.policy_choose(decision)
             console.print(f"  AI → {_esc(raw)}")
         key = raw
-        if not raw.isdigit() and decision.option(raw) is None and _matches(decision, raw):
+        if not raw.isdecimal() and decision.option(raw) is None and _matches(decision, raw):
             self.show_decision(decision, needle=raw, limit=None)
             return
-        if raw.isdigit():
+        if raw.isdecimal():  # "3" or full-width "３"; not isdigit(), which lets "²" through to int()
             n = int(raw)
             if not 1 <= n <= len(decision.options):
                 err_console.print(f"  choose 1..{len(decision.options)}")
@@ -218,10 +234,10 @@ class PlaySession:
                 return True
             try:
                 self.combat.save(path)
-            except OSError as exc:
-                err_console.print(f"  cannot save: {exc}")
+            except IkusaError as exc:
+                err_console.print(f"  {_esc(str(exc))}")
                 return True
-            console.print(f"  saved {len(self.combat.record)} decisions to {path}")
+            console.print(f"  saved {len(self.combat.record)} decisions to {_esc(path)}")
             return True
         if word == "dice":
             mode = rest.strip()
@@ -237,9 +253,9 @@ class PlaySession:
         try:
             entry = self.combat.pop()
         except IkusaError as exc:
-            err_console.print(f"  {exc}")
+            err_console.print(f"  {_esc(str(exc))}")
             return
-        console.print(f"  undone: {entry.actor} {_esc(entry.action)}")
+        console.print(f"  undone: {_esc(entry.actor)} {_esc(entry.action)}")
 
 
 def _matches(decision: Decision, needle: str) -> bool:
@@ -248,4 +264,5 @@ def _matches(decision: Decision, needle: str) -> bool:
 
 
 def _esc(text: str) -> str:
-    return text.replace("[", "\\[")
+    """Text from files and users is shown as is, never read as rich markup."""
+    return escape(text)

@@ -1,8 +1,8 @@
 """`ikusa roll`: one BCDice-style dice-bot command, or a batch of them (issue #2 §4).
 
 ``ikusa roll [--system ID] [--dice 4,1,3] [--seed N] [--json] COMMAND`` prints BCDice's
-text (``(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功``); text that is not a command prints nothing and
-exits 0; an error is one line on stderr and exit code 2.  ``--json`` prints
+text (``(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功``); text that is not a command prints nothing on
+stdout (a one-line hint on stderr) and exits 0; an error is one line on stderr and exit code 2.  ``--json`` prints
 ``{"text", "success", "failure", "critical", "fumble", "secret", "dice"}``; a non-command
 prints the same shape with ``"text": ""`` and every flag false.
 
@@ -11,7 +11,8 @@ error, and so are scripted dice left over after the command ran (the script did 
 the command; nothing is printed).  A non-command consumes no dice and is not an error.
 
 ``--batch FILE`` (``-`` for stdin) reads JSON lines ``{"system": ID, "command": STR,
-"dice": [ints]}`` (``system`` and ``dice`` optional; blank lines skipped) and writes one
+"dice": [ints]}`` (``system`` and ``dice`` optional, no other keys; blank lines skipped;
+a line that is not UTF-8 is an error line) and writes one
 JSON line per input line in the ``--json`` shape (a non-command gives ``"text": ""``).
 A failing line gives ``{"error": MESSAGE, "line": N}`` and the batch goes on; the exit
 code is 0 unless the file cannot be read.  Lines without ``dice`` draw from one random
@@ -24,11 +25,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, Any, BinaryIO
 
 import typer
 
-from ikusa.cli.common import fail, user_errors, write_json_line
+from ikusa.cli.common import err_console, fail, user_errors, write_json_line
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource, RandomSource, ScriptedSource, parse_dice_list
 from ikusa.engine.errors import DiceError, IkusaError, InputError
@@ -45,7 +46,9 @@ def register(app: typer.Typer) -> None:
 def roll_cmd(
     command: Annotated[str | None, typer.Argument(help="The command, e.g. '2D6>=7' or 'x3 5B6>=4'.")] = None,
     system: Annotated[
-        str | None, typer.Option(help="Game system id: DiceBot (default), maai, sengensyou, fantasy.")
+        str | None, typer.Option(help="Game system id: DiceBot (default), maai (2D10+3>=11, options CE and "
+                                      "one of F1+ F1- F2+ F2- FB appended: 2D10+3>=11CEFB), sengensyou "
+                                      "(SGS+2>=10, DP3+7>=12, DPF3+7), fantasy (2D6+5>=12).")
     ] = None,
     dice: Annotated[str | None, typer.Option(help="Scripted dice in order, e.g. '4,1,3'.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for random dice: same seed, same result.")] = None,
@@ -69,6 +72,11 @@ def roll_cmd(
         write_json_line(result.to_json() if result is not None else EMPTY)
     elif result is not None:
         sys.stdout.write(result.text + "\n")
+    else:
+        # BCDice prints nothing for a non-command; a person at a terminal gets a hint on
+        # stderr (stdout stays empty and the exit code 0, so bots see BCDice's behaviour)
+        err_console.print(f"not a dice command for {system or 'DiceBot'}: {command!r} (nothing rolled)",
+                          markup=False, soft_wrap=True)
 
 
 def roll_one(command: str, system: str | None, source: DiceSource) -> RollResult | None:
@@ -91,16 +99,22 @@ def roll_one(command: str, system: str | None, source: DiceSource) -> RollResult
 
 def run_batch(path: str, system: str | None, seed: int | None) -> None:
     rng = RandomSource(seed)
-    stream: TextIO
+    stream: BinaryIO
     if path == "-":
-        stream = sys.stdin
+        stream = sys.stdin.buffer
     else:
         try:
-            stream = Path(path).open(encoding="utf-8")
+            stream = Path(path).open("rb")
         except OSError as exc:
             fail(f"cannot read batch file {path}: {exc.strerror or exc}")
     with stream:
-        for n, line in enumerate(stream, 1):
+        for n, raw in enumerate(stream, 1):
+            try:
+                line = raw.decode("utf-8-sig")  # tolerate a byte-order mark
+            except UnicodeDecodeError:
+                # one bad line is an error line, like any other garbage; the batch goes on
+                write_json_line({"error": "line: not UTF-8 text", "line": n})
+                continue
             if not line.strip():
                 continue
             try:
@@ -115,8 +129,13 @@ def batch_line(line: str, default_system: str | None, rng: DiceSource) -> dict[s
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON: {exc.msg}", field="line") from None
+    except RecursionError:
+        raise InputError("not a batch line: nested too deeply", field="line") from None
     if not isinstance(obj, dict):
         raise InputError("each line must be a JSON object {system, command, dice}")
+    unknown = set(obj) - {"system", "command", "dice"}
+    if unknown:
+        raise InputError(f"unknown key(s) {sorted(unknown)}; a line has system, command, dice", field="line")
     command = obj.get("command")
     if not isinstance(command, str):
         raise InputError("'command' must be a string", field="command")

@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from ikusa.cli.common import console, fail, user_errors
 from ikusa.engine.errors import InputError
@@ -44,7 +45,7 @@ def rules_cmd(
         if mod is None:
             fail(f"rules topics for {system!r} are not yet available", code=1)
         if topic is None:
-            console.print(f"{system} topics: " + ", ".join(mod.topics()), soft_wrap=True)
+            console.print(escape(f"{system} topics: " + ", ".join(mod.topics())), soft_wrap=True)
             return
         for line in mod.describe(topic):
-            console.print(line.replace("[", "\\["), soft_wrap=True)
+            console.print(escape(line), soft_wrap=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -42,13 +43,13 @@ def sim_cmd(
     if as_json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
         return
-    table = Table(title=f"{file.name}: {battles} battles, AI {ai}, seeds {seed}…{seed + battles - 1}")
+    table = Table(title=escape(f"{file.name}: {battles} battles, AI {ai}, seeds {seed}…{seed + battles - 1}"))
     table.add_column("winner")
     table.add_column("wins", justify="right")
     table.add_column("rate", justify="right")
     table.add_column("95% interval", justify="right")
     for side in sorted(report.wins):
         lo, hi = report.interval(side)
-        table.add_row(side, str(report.wins[side]), f"{report.rate(side):.1%}", f"{lo:.1%}–{hi:.1%}")
+        table.add_row(escape(side), str(report.wins[side]), f"{report.rate(side):.1%}", f"{lo:.1%}–{hi:.1%}")
     console.print(table)
     console.print(f"mean decisions per battle: {report.decisions / battles:.1f}")

@@ -56,7 +56,12 @@ class ScriptedSource:
     """
 
     def __init__(self, values: Iterable[int], fallback: DiceSource | None = None) -> None:
+        if isinstance(values, str | bytes):
+            raise DiceError(f"scripted dice must be a list of whole numbers, not the text {values!r}")
         self._values = list(values)
+        for i, v in enumerate(self._values):
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise DiceError(f"scripted die #{i + 1} is {v!r}, not a whole number")
         self._pos = 0
         self.fallback = fallback
 

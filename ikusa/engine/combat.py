@@ -131,19 +131,41 @@ class Combat:
         }
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n", "utf-8")
+        """Write the log; an unwritable path is an :class:`InputError` naming the file."""
+        text = json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n"
+        try:
+            Path(path).write_text(text, "utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot save the log: {exc.strerror or exc}", source=str(path)) from None
 
-    def replay(self, entries: list[Entry]) -> None:
-        """Apply saved entries in order, each with exactly its recorded dice."""
+    def replay(self, entries: list[Entry], *, source: str = "") -> None:
+        """Apply saved entries in order, each with exactly its recorded dice.
+
+        A hand-edited entry that does not fit is refused with its field named: an action
+        that is not legal, an ``actor`` who is not the one deciding, dice too few, too
+        many, out of range, or with other sides than the action rolls."""
         for i, e in enumerate(entries):
+            where = f"entries[{i}]"
+            decision = self.state.pending()
+            if decision is not None and e.actor and e.actor != decision.actor:
+                raise InputError(
+                    f"entry {i + 1} ({e.action!r}) is recorded for {e.actor!r}, but the decision "
+                    f"is {decision.actor!r}'s ({decision.kind})", source=source, field=f"{where}.actor")
             src = ScriptedSource([v for v, _ in e.dice])
             try:
                 self.push(e.action, src)
             except IkusaError as exc:
                 raise InputError(f"entry {i + 1} ({e.action!r}) cannot be replayed: {exc}",
-                                 field=f"entries[{i}]") from exc
+                                 source=source, field=where) from exc
             if src.remaining:
-                raise DiceError(f"entry {i + 1} ({e.action!r}) left {src.remaining} recorded dice unused")
+                prefix = ":".join(p for p in (source, f"{where}.dice") if p)
+                raise DiceError(f"{prefix}: entry {i + 1} ({e.action!r}) left {src.remaining} recorded dice unused")
+            rolled = [s for _, s in self.record[-1].dice]
+            recorded = [s for _, s in e.dice]
+            if rolled != recorded:
+                raise InputError(
+                    f"entry {i + 1} ({e.action!r}) records dice of sides {recorded}, but the action "
+                    f"rolls {rolled}", source=source, field=f"{where}.dice")
 
 
 def entries_from_json(raw: Any, source: str = "<log>") -> list[Entry]:
@@ -155,16 +177,24 @@ def entries_from_json(raw: Any, source: str = "<log>") -> list[Entry]:
         where = f"entries[{i}]"
         if not isinstance(item, dict) or not isinstance(item.get("action"), str):
             raise InputError("each entry needs a string 'action'", source=source, field=where)
+        unknown = set(item) - {"actor", "action", "dice"}
+        if unknown:
+            raise InputError(f"unknown key(s) {sorted(unknown)}", source=source, field=where)
+        actor = item.get("actor", "")
+        if not isinstance(actor, str):
+            raise InputError("'actor' must be a string", source=source, field=f"{where}.actor")
         dice_raw = item.get("dice", [])
         dice: list[tuple[int, int]] = []
         if not isinstance(dice_raw, list):
-            raise InputError("'dice' must be a list of [value, sides]", source=source, field=where)
+            raise InputError("'dice' must be a list of [value, sides]", source=source, field=f"{where}.dice")
         for d in dice_raw:
             if (
                 not isinstance(d, list | tuple) or len(d) != 2
-                or not all(isinstance(x, int) for x in d)
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in d)
+                or d[1] < 1
             ):
-                raise InputError("'dice' must be a list of [value, sides]", source=source, field=where)
+                raise InputError(f"'dice' must be a list of [value, sides] whole numbers, not {d!r}",
+                                 source=source, field=f"{where}.dice")
             dice.append((int(d[0]), int(d[1])))
-        out.append(Entry(str(item.get("actor", "")), item["action"], dice))
+        out.append(Entry(actor, item["action"], dice))
     return out

@@ -41,7 +41,7 @@ def read_document(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     src = str(p)
     try:
-        text = p.read_text("utf-8")
+        text = p.read_text("utf-8-sig")  # a byte-order mark (Windows editors) is not content
     except FileNotFoundError:
         raise InputError("file not found", source=src) from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -63,6 +63,8 @@ def read_document(path: str | Path) -> dict[str, Any]:
         raise InputError(f"malformed TOML: {exc}", source=src) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"malformed JSON: {exc}", source=src) from None
+    except RecursionError:
+        raise InputError("nested too deeply to be an encounter or a log", source=src) from None
     if not isinstance(data, dict):
         raise InputError("the top level must be a mapping (key: value)", source=src)
     return data
@@ -72,8 +74,11 @@ def split_document(data: dict[str, Any], source: str) -> EncounterDoc:
     """Take out ``system`` and ``script``; the rest is for the system."""
     body = dict(data)
     system = body.pop("system", None)
-    if not isinstance(system, str) or not system:
+    if system is None or system == "":
         raise InputError("missing 'system' (maai, sengensyou or fantasy)", source=source, field="system")
+    if not isinstance(system, str):
+        raise InputError(f"must be a system name (maai, sengensyou or fantasy), not {system!r}",
+                         source=source, field="system")
     raw_script = body.pop("script", None) or []
     if not isinstance(raw_script, list):
         raise InputError("must be a list of {action, dice}", source=source, field="script")

@@ -36,13 +36,23 @@ def load_encounter(path: str | Path) -> Loaded:
     """Read, split and validate an encounter file."""
     src = str(path)
     doc = split_document(read_document(path), src)
-    sid = canonical_id(doc.system)
-    if sid is None:
-        raise InputError("an encounter needs a combat system, not DiceBot", source=src, field="system")
-    doc.system = sid
-    module = load_system(sid)
+    module = resolve_system(doc)
     encounter = module.encounter_from_dict(doc.body, src)
     return Loaded(doc, module, encounter)
+
+
+def resolve_system(doc: EncounterDoc, field: str = "system") -> SystemModule:
+    """The combat system a document names (canonical id written back into ``doc``); an
+    unknown system or DiceBot is an :class:`InputError` naming the file and field."""
+    try:
+        sid = canonical_id(doc.system)
+    except InputError as exc:
+        raise InputError(exc.message, source=doc.source, field=field) from None
+    if sid is None:
+        raise InputError(f"{doc.system!r} is the plain dice bot; an encounter needs a combat system "
+                         "(maai, sengensyou or fantasy)", source=doc.source, field=field)
+    doc.system = sid
+    return load_system(sid)
 
 
 def policy_for(module: SystemModule, name: str) -> Policy:
@@ -115,12 +125,8 @@ def load_log(path: str | Path) -> Combat:
     if not isinstance(setup, dict):
         raise InputError("missing setup", source=src, field="setup")
     doc = split_document(dict(setup), src)
-    sid = canonical_id(doc.system)
-    if sid is None:
-        raise InputError("a log needs a combat system", source=src, field="setup.system")
-    doc.system = sid
-    module = load_system(sid)
+    module = resolve_system(doc, "setup.system")
     loaded = Loaded(doc, module, module.encounter_from_dict(doc.body, src))
     combat = loaded.new_combat()
-    combat.replay(entries_from_json(data.get("entries", []), src))
+    combat.replay(entries_from_json(data.get("entries", []), src), source=src)
     return combat

@@ -20,8 +20,7 @@ import yaml
 from ikusa.dice.source import RandomSource
 from ikusa.engine.encounter import read_document, split_document
 from ikusa.engine.errors import InputError
-from ikusa.engine.runner import Loaded, policy_for, run_ai, run_script
-from ikusa.systems.registry import canonical_id, load_system
+from ikusa.engine.runner import Loaded, policy_for, resolve_system, run_ai, run_script
 
 
 @dataclass(slots=True)
@@ -68,7 +67,15 @@ def apply_overrides(body: dict[str, Any], overrides: Iterable[str], source: str)
         path, sep, raw = item.partition("=")
         if not sep or not path:
             raise InputError(f"override {item!r} must look like path.to.key=value", field="--set")
-        value = yaml.safe_load(raw) if raw else ""
+        try:
+            value = yaml.safe_load(raw) if raw else ""
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or "malformed"
+            raise InputError(f"override {item!r}: the value is not valid YAML ({problem})",
+                             source=source, field="--set") from None
+        if path.split(".")[0] in ("system", "script"):
+            raise InputError(f"override {item!r}: --set changes the encounter body, not "
+                             f"{path.split('.')[0]!r}", source=source, field="--set")
         node: Any = out
         keys = path.split(".")
         for i, key in enumerate(keys):
@@ -93,12 +100,8 @@ def apply_overrides(body: dict[str, Any], overrides: Iterable[str], source: str)
 def prepare(path: str | Path, overrides: Iterable[str] = ()) -> Loaded:
     src = str(path)
     doc = split_document(read_document(path), src)
-    sid = canonical_id(doc.system)
-    if sid is None:
-        raise InputError("a simulation needs a combat system", source=src, field="system")
-    doc.system = sid
+    module = resolve_system(doc)
     doc.body = apply_overrides(doc.body, overrides, src)
-    module = load_system(sid)
     return Loaded(doc, module, module.encounter_from_dict(doc.body, src))
 
 

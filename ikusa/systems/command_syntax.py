@@ -127,9 +127,12 @@ class _Arith:
             if self.take() != ")":
                 raise InputError(f"unbalanced parentheses in {self.text!r}", field="command")
             return value
-        m = re.match(r"[0-9]{1,9}", self.text[self.pos :])
+        m = re.match(r"[0-9]+", self.text[self.pos :])
         if not m:
             raise InputError(f"expected a number at {self.text[self.pos:]!r} in {self.text!r}", field="command")
+        if m.end() > 9:
+            raise InputError(f"number too large: {m.group()[:12]}{'…' if m.end() > 12 else ''} "
+                             "(at most 9 digits)", field="command")
         self.pos += m.end()
         return int(m.group())
 

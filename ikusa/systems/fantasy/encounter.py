@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
 from ikusa.systems.fantasy.battlefields import Battlefield, builtin_battlefields, find_battlefield
-from ikusa.systems.fantasy.character import CharacterSpec, ConditionSpec
+from ikusa.systems.fantasy.character import RACE_SENSES, CharacterSpec, ConditionSpec
 from ikusa.systems.fantasy.conditions import ConditionDef, builtin_conditions, find_condition
 from ikusa.systems.fantasy.options import FantasyOptions
 
@@ -107,7 +107,18 @@ def _cross_check(enc: FantasyEncounter, source: str) -> None:
 
     for i, e in enumerate(enc.environment):
         check_cond(e.id, e.rounds, f"environment[{i}].id")
+    # F-H11: a race or sense the engine does not know would silently give no senses (a typo
+    # like 'Dwarf' would lose 暗視); senses are the racial ones plus any a condition names
+    known_senses = {s for ss in RACE_SENSES.values() for s in ss}
+    known_senses |= {n.sense for d in conds.values() for n in d.negated_by}
     for i, c in enumerate(enc.characters):
+        if c.race not in RACE_SENSES:
+            raise _err(f"unknown race {c.race!r}; known: {', '.join(RACE_SENSES)} (F-H11; another race: "
+                       "use human and list its senses)", source, f"characters[{i}].race")
+        for j, sense in enumerate(c.senses):
+            if sense not in known_senses:
+                raise _err(f"unknown sense {sense!r}; known: {', '.join(sorted(known_senses))} (F-H11)",
+                           source, f"characters[{i}].senses[{j}]")
         for j, cs in enumerate(c.conditions):
             check_cond(cs.id, cs.rounds, f"characters[{i}].conditions[{j}].id")
         for j, sp in enumerate(c.spells):
@@ -117,7 +128,15 @@ def _cross_check(enc: FantasyEncounter, source: str) -> None:
             raise _err(f"a rear front exists only where two fronts can form (F-R08); {bf.name} has one",
                        source, f"characters[{i}].front")
     units = {enc.unit_of(c) for c in enc.characters}
+    unit_sides: dict[str, set[str]] = {}
+    for c in enc.characters:
+        unit_sides.setdefault(enc.unit_of(c), set()).add(c.side)
     for i, pair in enumerate(enc.engagements):
+        ua, ub = (parse_front(ref)[0] for ref in pair)
+        if ua in units and ub in units and unit_sides[ua] & unit_sides[ub]:
+            shared = ", ".join(sorted(unit_sides[ua] & unit_sides[ub]))
+            raise _err(f"{pair[0]} and {pair[1]} are on the same side ({shared}); an engagement is "
+                       "between enemies (F-R08)", source, f"engagements[{i}]")
         for k, ref in enumerate(pair):
             unit, front = parse_front(ref)
             if unit not in units:

@@ -32,6 +32,7 @@ from typing import Any
 
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource
+from ikusa.engine.errors import InputError
 from ikusa.systems.command_syntax import (
     ARITH,
     common_fallback,
@@ -57,7 +58,9 @@ SYSTEM_ID = "sengensyou"
 
 _CMP = r"(?:(?P<op>>=|<=|<>|!=|==|>|<|=)(?P<tn>" + ARITH + r"+))?"
 SGS_RE = re.compile(rf"^SGS(?P<mod>(?:[-+]{ARITH}*)?){_CMP}$")
-DP_RE = re.compile(rf"^DP(?P<fixed>F)?(?P<n>[0-9]{{1,3}})(?P<mod>(?:[-+]{ARITH}*)?){_CMP}$")
+DP_RE = re.compile(rf"^DP(?P<fixed>F)?(?P<n>[0-9]+)(?P<mod>(?:[-+]{ARITH}*)?){_CMP}$")
+#: what a user means as a DP check even when the rest is malformed (``DP-1``, ``DP``, ``DPx``)
+DP_LIKE_RE = re.compile(r"^S?DPF?(?:[-+0-9]|$)")
 
 
 def roll_command(command: str, dice: DiceSource, *,
@@ -73,6 +76,9 @@ def roll_command(command: str, dice: DiceSource, *,
     _w, secret, m = strip_secret(word, DP_RE)
     if m is not None:
         return _dp(m, dice, secret, fixed_rounding)
+    if DP_LIKE_RE.match(word):
+        raise InputError(f"cannot read {word!r} as a DP check: expected DP<n>[+判定値][>=TN] or "
+                         "DPF<n>… with n = 0…60 dice (G-R01)", field="command")
     return common_fallback(command, dice, roll_command)
 
 
@@ -115,7 +121,10 @@ def _sgs(m: re.Match[str], dice: DiceSource, secret: bool) -> RollResult:
 
 
 def _dp(m: re.Match[str], dice: DiceSource, secret: bool, rounding: FixedRounding) -> RollResult:
-    n = int(m.group("n"))
+    raw_n = m.group("n")
+    if len(raw_n) > 6:
+        raise InputError(f"DP{raw_n[:12]}…: far more dice than one check can use (G-R01)", field="command")
+    n = int(raw_n)
     fixed = m.group("fixed") is not None
     judgement = eval_int(m.group("mod"))
     op, target = _target(m)
