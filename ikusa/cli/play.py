@@ -156,7 +156,7 @@ class PlaySession:
     def _after_end(self) -> None:
         while True:
             try:
-                raw = self.ask("(combat over) undo · save FILE · log · quit > ").strip()
+                raw = self.ask("(combat over) undo · save FILE · log · state · quit > ").strip()
             except EOFError:
                 return
             if raw in ("quit", "q", "exit", ""):
