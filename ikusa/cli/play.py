@@ -18,7 +18,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ikusa.cli.common import console, err_console, user_errors
+from ikusa.cli.common import console, err_console, refuse_overwrite, user_errors
 from ikusa.dice.source import DiceSource, ManualSource, RandomSource, parse_dice_list
 from ikusa.engine.combat import Combat
 from ikusa.engine.errors import DiceError, IkusaError
@@ -68,6 +68,7 @@ def play_cmd(
             raise IkusaError("give an encounter FILE or --load LOG")
         policy = policy_for(module, ai)
     session = PlaySession(combat, RandomSource(seed), manual=dice == "manual", ask=_ask_line)
+    session.protected = [file] if file is not None else []
     session.policy_choose = lambda decision: policy.choose(combat.state, decision, session.rng)
     session.rng = random.Random(seed)
     session.run()
@@ -89,6 +90,9 @@ class PlaySession:
         self.rng = random.Random()
         self.policy_choose: Callable[[Decision], str] | None = None
         self.done = False
+        #: files 'save' must not overwrite: the encounter being played (re-saving over the
+        #: --load log is fine: that is how a GM updates a saved game)
+        self.protected: list[Path] = []
 
     # -- dice ---------------------------------------------------------------------
     def _typed(self, sides: int, count: int, purpose: str) -> list[int]:
@@ -216,6 +220,7 @@ class PlaySession:
                 err_console.print("  usage: save FILE")
                 return True
             try:
+                refuse_overwrite(path, *self.protected)
                 self.combat.save(path)
             except IkusaError as exc:
                 err_console.print(f"  {_esc(str(exc))}")
