@@ -83,3 +83,9 @@ def test_deeply_nested_batch_line_is_an_error_line(tmp_path: Path) -> None:
     p.write_text('{"command": ' + "[" * 3_000 + "]" * 3_000 + "}\n", "utf-8")
     res = runner.invoke(app, ["roll", "--batch", str(p)])
     assert res.exit_code == 0 and '"error":"line: not a batch line: nested too deeply"' in res.stdout
+
+
+def test_sim_absurd_battle_count_is_refused(tmp_path: Path) -> None:
+    """Was: ``-n 99999999999999999999`` was accepted and ran (practically) forever."""
+    res = runner.invoke(app, ["sim", str(_enc(tmp_path)), "-n", "99999999999999999999"])
+    assert res.exit_code == 2 and "--battles" in res.stderr and "at most 1,000,000" in res.stderr
