@@ -18,7 +18,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ikusa.cli.common import console, err_console, user_errors
+from ikusa.cli.common import console, err_console, refuse_overwrite, user_errors
 from ikusa.dice.source import DiceSource, ManualSource, RandomSource, parse_dice_list
 from ikusa.engine.combat import Combat
 from ikusa.engine.errors import DiceError, IkusaError
@@ -51,11 +51,12 @@ def play_cmd(
     At every prompt: a number or option key · undo · save FILE · log · state · ai · help · quit
 
     --dice manual: type the dice as 4,1 (or 'r' to roll); 'dice auto|manual' switches."""
-    from ikusa.engine.runner import load_encounter, load_log, policy_for, run_script
+    from ikusa.engine.runner import ai_rng, load_encounter, load_log, policy_for, run_script
 
     if dice not in ("auto", "manual"):
         with user_errors():
             raise IkusaError(f"--dice must be 'auto' or 'manual', not {dice!r}")
+    auto_dice = RandomSource(seed)  # one dice stream for the script and the session, as in fight
     with user_errors():
         if load is not None and file is not None:
             raise IkusaError("give an encounter FILE or --load LOG, not both (a log carries its own setup)")
@@ -66,13 +67,14 @@ def play_cmd(
             loaded = load_encounter(file)
             combat = loaded.new_combat()
             module = loaded.module
-            run_script(combat, loaded, RandomSource(seed))
+            run_script(combat, loaded, auto_dice)
         else:
             raise IkusaError("give an encounter FILE or --load LOG")
         policy = policy_for(module, ai)
-    session = PlaySession(combat, RandomSource(seed), manual=dice == "manual", ask=_ask_line)
+    session = PlaySession(combat, auto_dice, manual=dice == "manual", ask=_ask_line)
+    session.protected = [file] if file is not None else []
     session.policy_choose = lambda decision: policy.choose(combat.state, decision, session.rng)
-    session.rng = random.Random(seed)
+    session.rng = ai_rng(seed)
     session.run()
 
 
@@ -92,6 +94,9 @@ class PlaySession:
         self.rng = random.Random()
         self.policy_choose: Callable[[Decision], str] | None = None
         self.done = False
+        #: files 'save' must not overwrite: the encounter being played (re-saving over the
+        #: --load log is fine: that is how a GM updates a saved game)
+        self.protected: list[Path] = []
 
     # -- dice ---------------------------------------------------------------------
     def _typed(self, sides: int, count: int, purpose: str) -> list[int]:
@@ -101,7 +106,9 @@ class PlaySession:
             except EOFError:
                 # a DiceError makes Combat.push rebuild the state: nothing half-applied
                 raise DiceError("end of input while waiting for typed dice; the action was not applied") from None
-            if raw.lower() in ("r", "roll", ""):
+            if not raw:
+                continue  # an accidental Enter must not roll for the table: type values or 'r'
+            if raw.lower() in ("r", "roll"):
                 return self.auto_dice.roll(sides, count, purpose)
             try:
                 return parse_dice_list(raw)
@@ -167,7 +174,7 @@ class PlaySession:
     def _after_end(self) -> None:
         while True:
             try:
-                raw = self.ask("(combat over) undo · save FILE · log · quit > ").strip()
+                raw = self.ask("(combat over) undo · save FILE · log · state · quit > ").strip()
             except EOFError:
                 return
             if raw in ("quit", "q", "exit", ""):
@@ -233,6 +240,7 @@ class PlaySession:
                 err_console.print("  usage: save FILE")
                 return True
             try:
+                refuse_overwrite(path, *self.protected)
                 self.combat.save(path)
             except IkusaError as exc:
                 err_console.print(f"  {_esc(str(exc))}")

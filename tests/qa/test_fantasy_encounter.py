@@ -53,3 +53,14 @@ def test_engagement_between_allies_is_refused() -> None:
     with pytest.raises(InputError, match="same side") as err:
         encounter_from_dict(body, "enc.yaml")
     assert err.value.field == "engagements[0]" and "F-R08" in str(err.value)
+
+
+def test_unit_mixing_two_sides_is_refused() -> None:
+    """Was: a party member with ``unit: gob_front`` joined the goblins' unit silently (the
+    only symptom was a misleading engagement error, or none without engagements)."""
+    body = _body()
+    body["characters"][0]["unit"] = "gob_front"
+    body["engagements"] = []
+    with pytest.raises(InputError, match="a unit belongs to one side") as err:
+        encounter_from_dict(body, "enc.yaml")
+    assert err.value.field.endswith(".unit") and "F-R02" in str(err.value)

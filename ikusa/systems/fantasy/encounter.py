@@ -129,8 +129,12 @@ def _cross_check(enc: FantasyEncounter, source: str) -> None:
                        source, f"characters[{i}].front")
     units = {enc.unit_of(c) for c in enc.characters}
     unit_sides: dict[str, set[str]] = {}
-    for c in enc.characters:
-        unit_sides.setdefault(enc.unit_of(c), set()).add(c.side)
+    for i, c in enumerate(enc.characters):
+        sides_here = unit_sides.setdefault(enc.unit_of(c), set())
+        if sides_here and c.side not in sides_here:
+            raise _err(f"unit {enc.unit_of(c)!r} would hold characters of sides {sorted(sides_here)[0]!r} and "
+                       f"{c.side!r}; a unit belongs to one side (F-R02)", source, f"characters[{i}].unit")
+        sides_here.add(c.side)
     for i, pair in enumerate(enc.engagements):
         ua, ub = (parse_front(ref)[0] for ref in pair)
         if ua in units and ub in units and unit_sides[ua] & unit_sides[ub]:
