@@ -76,3 +76,32 @@ def resolve(mode: str, hiders: set[str], fighters: Sequence[Fighter], opts: Fant
                             f"{f.name} {c.text()} vs {seen} → {verdict}",
                             {"id": f.id, "total": c.total, "found": found, "surprised": f.surprised}))
     return events
+
+
+# -- round-1 formation of the surprised (F-R04: 陣形だけを決定) --------------------------------
+
+PLACE_KEEP = "place:keep"
+
+
+def place_choices(f: Fighter, two_fronts: bool, has_room: Callable[[tuple[str, str]], bool]
+                  ) -> list[tuple[str, str, str, str, bool]]:
+    """F-R04: a surprised character's only decision in round 1 is its place in the formation
+    (陣形): (key, label, row, front, legal).  Staying put comes first; a front row is offered
+    only while it has room (F-R08/F-R09 capacity).  It costs no action and provokes no
+    opportunity attack: it is the set-up of the formation, not a move."""
+    out: list[tuple[str, str, str, str, bool]] = [
+        (PLACE_KEEP, f"陣形: このまま ({_where(f.row, f.front)})", f.row, f.front, True)]
+    places = [("front", "fore")] + ([("front", "rear")] if two_fronts else []) + [("back", f.front)]
+    for row, front in places:
+        if row == f.row and (row == "back" or front == f.front):
+            continue
+        legal = row == "back" or has_room((f.unit, front))
+        key = "place:back" if row == "back" else f"place:front.{front}"
+        out.append((key, f"陣形: {_where(row, front)}に立つ", row, front, legal))
+    return out
+
+
+def _where(row: str, front: str) -> str:
+    if row == "back":
+        return "後衛"
+    return "前衛" if front == "fore" else "後ろの前衛"
