@@ -5,13 +5,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ikusa.engine.errors import IkusaError
+from ikusa.engine.errors import IkusaError, InputError
 
 T = TypeVar("T")
 
@@ -47,3 +48,19 @@ def write_json_line(obj: object) -> None:
     import json
 
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def refuse_overwrite(target: str | Path, *protected: str | Path | None) -> None:
+    """Refuse to save a log over the encounter (or log) it came from: a GM who types the
+    wrong name must not lose the encounter file."""
+    t = Path(target)
+    for p in protected:
+        if p is None:
+            continue
+        try:
+            same = t.exists() and Path(p).exists() and t.samefile(p)
+        except OSError:
+            same = False
+        if same:
+            raise InputError(f"refusing to overwrite {p} with the log; choose another file name",
+                             source=str(target))

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from ikusa.cli.common import console, user_errors
+from ikusa.cli.common import console, refuse_overwrite, user_errors
 from ikusa.engine.combat import Combat
 from ikusa.engine.events import Event
 
@@ -32,6 +32,8 @@ def fight_cmd(
     from ikusa.engine.runner import fight
 
     with user_errors():
+        if save is not None:
+            refuse_overwrite(save, file)
         combat = fight(file, seed=seed, ai=ai)
         if save is not None:
             combat.save(save)

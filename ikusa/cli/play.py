@@ -18,7 +18,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ikusa.cli.common import console, err_console, user_errors
+from ikusa.cli.common import console, err_console, refuse_overwrite, user_errors
 from ikusa.dice.source import DiceSource, ManualSource, RandomSource, parse_dice_list
 from ikusa.engine.combat import Combat
 from ikusa.engine.errors import DiceError, IkusaError
@@ -71,6 +71,7 @@ def play_cmd(
             raise IkusaError("give an encounter FILE or --load LOG")
         policy = policy_for(module, ai)
     session = PlaySession(combat, RandomSource(seed), manual=dice == "manual", ask=_ask_line)
+    session.protected = [file] if file is not None else []
     session.policy_choose = lambda decision: policy.choose(combat.state, decision, session.rng)
     session.rng = random.Random(seed)
     session.run()
@@ -92,6 +93,9 @@ class PlaySession:
         self.rng = random.Random()
         self.policy_choose: Callable[[Decision], str] | None = None
         self.done = False
+        #: files 'save' must not overwrite: the encounter being played (re-saving over the
+        #: --load log is fine: that is how a GM updates a saved game)
+        self.protected: list[Path] = []
 
     # -- dice ---------------------------------------------------------------------
     def _typed(self, sides: int, count: int, purpose: str) -> list[int]:
@@ -167,7 +171,7 @@ class PlaySession:
     def _after_end(self) -> None:
         while True:
             try:
-                raw = self.ask("(combat over) undo · save FILE · log · quit > ").strip()
+                raw = self.ask("(combat over) undo · save FILE · log · state · quit > ").strip()
             except EOFError:
                 return
             if raw in ("quit", "q", "exit", ""):
@@ -233,6 +237,7 @@ class PlaySession:
                 err_console.print("  usage: save FILE")
                 return True
             try:
+                refuse_overwrite(path, *self.protected)
                 self.combat.save(path)
             except IkusaError as exc:
                 err_console.print(f"  {_esc(str(exc))}")

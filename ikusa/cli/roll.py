@@ -75,7 +75,8 @@ def roll_cmd(
     else:
         # BCDice prints nothing for a non-command; a person at a terminal gets a hint on
         # stderr (stdout stays empty and the exit code 0, so bots see BCDice's behaviour)
-        err_console.print(f"not a dice command for {system or 'DiceBot'}: {command!r} (nothing rolled)",
+        shown = command if len(command) <= 60 else command[:60] + "…"
+        err_console.print(f"not a dice command for {system or 'DiceBot'}: {shown!r} (nothing rolled)",
                           markup=False, soft_wrap=True)
 
 

@@ -22,6 +22,9 @@ from ikusa.engine.encounter import read_document, split_document
 from ikusa.engine.errors import InputError
 from ikusa.engine.runner import Loaded, policy_for, resolve_system, run_ai, run_script
 
+#: one run's ceiling: a typo like ``-n 10000000000`` would otherwise run for days
+MAX_BATTLES = 1_000_000
+
 
 @dataclass(slots=True)
 class SimReport:
@@ -116,6 +119,9 @@ def simulate(
     """Run ``battles`` battles with seeds ``seed, seed+1, …``; draws count as ``"draw"``."""
     if battles < 1:
         raise InputError("the number of battles must be at least 1", field="--battles")
+    if battles > MAX_BATTLES:
+        raise InputError(f"at most {MAX_BATTLES:,} battles in one run (got {battles:,}); split it "
+                         "with --seed", field="--battles")
     policy = policy_for(loaded.module, ai)
     report = SimReport(battles)
     for i in range(battles):

@@ -80,9 +80,13 @@ class _Arith:
     """Recursive-descent evaluator: expr := term (('+'|'-') term)*; term := unary
     (('*'|'/') unary)*; unary := ('+'|'-') unary | number | '(' expr ')'."""
 
+    #: parentheses nested deeper than this are refused (the recursion would overflow)
+    MAX_DEPTH = 50
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.depth = 0
 
     def peek(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
@@ -115,15 +119,19 @@ class _Arith:
 
     def unary(self) -> int:
         ch = self.peek()
-        if ch == "+":
-            self.take()
-            return self.unary()
-        if ch == "-":
-            self.take()
-            return -self.unary()
+        if ch in ("+", "-"):
+            sign = 1
+            while self.peek() in ("+", "-"):  # a loop, not recursion: "------1" is fine
+                if self.take() == "-":
+                    sign = -sign
+            return sign * self.unary()
         if ch == "(":
             self.take()
+            self.depth += 1
+            if self.depth > self.MAX_DEPTH:
+                raise InputError(f"parentheses nested deeper than {self.MAX_DEPTH}", field="command")
             value = self.expr()
+            self.depth -= 1
             if self.take() != ")":
                 raise InputError(f"unbalanced parentheses in {self.text!r}", field="command")
             return value

@@ -39,3 +39,16 @@ def test_long_number_in_a_check_says_too_large() -> None:
         roll("2D10+" + "9" * 23 + ">=11", "maai", dice=[1, 2])
     r = roll("2D10+999999999>=11", "maai", dice=[1, 2])
     assert r is not None and "+999999999→+10" in r.text  # S-R07 clamp still applies
+
+
+def test_deep_parentheses_are_refused_not_a_recursion_error() -> None:
+    """Was: RecursionError traceback for 5000 nested parentheses in a maai modifier."""
+    with pytest.raises(InputError, match="nested deeper"):
+        roll("2D10+" + "(" * 5000 + "1" + ")" * 5000 + ">=11", "maai", dice=[1, 2])
+    r = roll("2D10+((3))-(-2)>=11", "maai", dice=[1, 2])
+    assert r is not None and r.text == "(2D10+((3))-(-2)>=11) ＞ 3[1,2]+5 ＞ 8 ＞ 失敗"
+
+
+def test_long_sign_chain_is_evaluated_without_recursion() -> None:
+    r = roll("2D10+" + "-" * 5000 + "1>=11", "maai", dice=[3, 10])
+    assert r is not None and r.extra["modifier"] == 1

@@ -146,3 +146,23 @@ def test_play_superscript_digit_is_refused_not_a_traceback(tmp_path: Path) -> No
     assert res.exit_code == 0, res.output
     assert "refused" in res.stderr  # '²' is neither a number nor a key
     assert "a rolls" in res.stdout  # full-width '１' chose option 1 (attack)
+
+
+def test_fight_save_over_the_encounter_is_refused(tmp_path: Path) -> None:
+    """Was: ``ikusa fight enc.yaml --save enc.yaml`` replaced the encounter by the log."""
+    enc = _enc(tmp_path)
+    before = enc.read_text("utf-8")
+    res = runner.invoke(app, ["fight", str(enc), "--seed", "1", "--save", str(enc)])
+    assert res.exit_code == 2 and "refusing to overwrite" in res.stderr
+    assert enc.read_text("utf-8") == before
+
+
+def test_play_save_over_the_encounter_is_refused_but_over_the_log_is_fine(tmp_path: Path) -> None:
+    enc = _enc(tmp_path)
+    before = enc.read_text("utf-8")
+    res = runner.invoke(app, ["play", str(enc), "--seed", "1"], input=f"1\nsave {enc}\nquit\n")
+    assert res.exit_code == 0 and "refusing to overwrite" in res.stderr
+    assert enc.read_text("utf-8") == before
+    log, _ = _saved_log(tmp_path)
+    res = runner.invoke(app, ["play", "--load", str(log)], input=f"undo\nsave {log}\nquit\n")
+    assert res.exit_code == 0 and "saved" in res.stdout

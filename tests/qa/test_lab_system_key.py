@@ -73,13 +73,19 @@ def test_batch_with_byte_order_mark(tmp_path: Path) -> None:
 def test_deeply_nested_file_is_an_input_error(tmp_path: Path, name: str) -> None:
     """Was: a RecursionError traceback from the JSON/YAML parser."""
     p = tmp_path / name
-    p.write_text('{"system": "toy", "x": ' + "[" * 50_000 + "]" * 50_000 + "}", "utf-8")
+    p.write_text('{"system": "toy", "x": ' + "[" * 3_000 + "]" * 3_000 + "}", "utf-8")
     res = runner.invoke(app, ["fight", str(p)])
     assert res.exit_code == 2 and "nested too deeply" in res.stderr
 
 
 def test_deeply_nested_batch_line_is_an_error_line(tmp_path: Path) -> None:
     p = tmp_path / "b.jsonl"
-    p.write_text('{"command": ' + "[" * 50_000 + "]" * 50_000 + "}\n", "utf-8")
+    p.write_text('{"command": ' + "[" * 3_000 + "]" * 3_000 + "}\n", "utf-8")
     res = runner.invoke(app, ["roll", "--batch", str(p)])
     assert res.exit_code == 0 and '"error":"line: not a batch line: nested too deeply"' in res.stdout
+
+
+def test_sim_absurd_battle_count_is_refused(tmp_path: Path) -> None:
+    """Was: ``-n 99999999999999999999`` was accepted and ran (practically) forever."""
+    res = runner.invoke(app, ["sim", str(_enc(tmp_path)), "-n", "99999999999999999999"])
+    assert res.exit_code == 2 and "--battles" in res.stderr and "at most 1,000,000" in res.stderr
