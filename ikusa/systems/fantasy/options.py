@@ -37,7 +37,7 @@ class FantasyOptions(BaseModel):
         "character's first turn begins, also in round 2; False = it ends with round 1.")
     surprise_round: Literal[False] = Field(
         False, description="F-G03: no separate surprise round; every non-surprised character acts in round 1 "
-        "(the only model implemented).")
+        "(the only model implemented); the surprised only choose their place in the formation (F-R04).")
     aware_if_any_detected: bool = Field(
         True, description="F-G02 (invented): an observer who detects at least one hiding unit is not surprised.")
 
@@ -57,8 +57,8 @@ class FantasyOptions(BaseModel):
         description="F-G11: different conditions add; 暗闇/視界不良 take the worse; 水中 replaces 水場; "
         "the same condition twice keeps the longer duration (status.stacking).")
     stun_no_actions: Literal[True] = Field(
-        True, description="F-G12: 朦朧 = no action on its own turn; only reactive evasion/ST at −2 "
-        "(led movement is not modelled).")
+        True, description="F-G12: 朦朧 = no action on its own turn; only reactive evasion/ST at −2; "
+        "an ally in the same unit may lead it by the hand to the back row with its own 移動 (lead:<ally>).")
 
     # -- action economy (F-G13, F-H07) -------------------------------------------------------
     actions_per_turn: int = Field(2, ge=1, le=6, description="F-H07 (invented): actions per turn.")

@@ -40,8 +40,10 @@ def begin(st: FantasyState, dice: DiceSource) -> list[Event]:
                                 "イニシアティブ・行動・機会攻撃なし",
                                 {"id": f.id}))
     # F-R04: the surprised first set their place in the formation (one decision each, no
-    # dice); round 1 (initiative) starts after the last of them (state._place)
-    st.placing = [f.id for f in st.fighters.values() if f.surprised and not f.out]
+    # dice); round 1 (initiative) starts after the last of them (state._place).  One who cannot
+    # act at all (麻痺/睡眠/朦朧) stays where it is.
+    st.placing = [f.id for f in st.fighters.values()
+                  if f.surprised and not f.out and st.flag(f, "can_act") is None]
     if not st.placing:
         events.extend(start_round(st, dice))
     return events

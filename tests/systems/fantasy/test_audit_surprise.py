@@ -82,3 +82,14 @@ def test_f_r04_surprised_take_minus_two_on_every_st() -> None:
     ev = st.apply("trip:x", ScriptedSource([5, 5, 1, 2, 3, 3]))  # 直感ST 3+3+4−2 = 8 < 12 → falls
     fall = next(e for e in ev if e.kind == "fall_check")
     assert fall.data["fell"] and "-2(不意打ち F-R04)" in fall.text and "=8" in fall.text
+
+
+def test_f_r04_surprised_sleeper_does_not_reposition() -> None:
+    """F-R04 + F-R11/F-G07: a surprised character who cannot act at all (睡眠) makes no formation
+    decision; round 1 starts at once."""
+    st = make([ch("y", "gob", values={"initiative": 5}), ch("x", "pc", conditions=[{"id": "睡眠"}])],
+              surprised=["x"])
+    ev = st.apply("start", ScriptedSource([1, 2]))
+    assert any(e.kind == "round" for e in ev)
+    d = st.pending()
+    assert d is not None and d.kind == "action" and d.actor == "y"
