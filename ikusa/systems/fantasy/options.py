@@ -71,7 +71,9 @@ class FantasyOptions(BaseModel):
     cost_attack: int = Field(2, ge=1, description="F-H05 (invented): an attack or ≪足払い≫ uses 2 actions.")
     cost_cast: int = Field(2, ge=1, description="F-H06 (invented): casting a spell uses 2 actions.")
     cost_wake: int = Field(1, ge=0, description="F-G07 (invented): waking an adjacent sleeper uses 1 action.")
-    move_distance: int = Field(10, ge=1, description="F-G13 (invented): one 移動 covers 10 m (F-T16).")
+    move_distance: int = Field(
+        10, ge=1, description="F-G13 (invented): one 移動 covers 10 m (F-T16; 水中 ½).  Shown in the move "
+        "options only: positions are rows/fronts, so the engine applies no distance from it.")
 
     # -- water (F-G14, F-G15) ----------------------------------------------------------------
     falloff_step_m: int = Field(5, ge=1, description="F-G14: thrown falloff per full 5 m of distance, floored at 0.")
@@ -84,7 +86,9 @@ class FantasyOptions(BaseModel):
     pincer_bonus: int = Field(1, description="F-R08/F-G16: attacks against a pincered unit +1 (melee and ranged).")
     front_min_valid: int = Field(
         1, ge=1, description="F-H08 (invented): a front is held while ≥ 1 valid (not 朦朧/麻痺/睡眠) member stands.")
-    fall_removes: bool = Field(True, description="F-G17: a character who falls off the cliff leaves the battle.")
+    fall_removes: bool = Field(
+        True, description="F-G17: a character who falls off the cliff leaves the battle; False = the fall is "
+        "only narrated (the GM rules on it) and the character stays, 伏せ.")
 
     # -- termination ----------------------------------------------------------------------------
     round_cap: int = Field(
