@@ -105,7 +105,9 @@ class PlaySession:
             except EOFError:
                 # a DiceError makes Combat.push rebuild the state: nothing half-applied
                 raise DiceError("end of input while waiting for typed dice; the action was not applied") from None
-            if raw.lower() in ("r", "roll", ""):
+            if not raw:
+                continue  # an accidental Enter must not roll for the table: type values or 'r'
+            if raw.lower() in ("r", "roll"):
                 return self.auto_dice.roll(sides, count, purpose)
             try:
                 return parse_dice_list(raw)

@@ -72,12 +72,21 @@ def roll_cmd(
         write_json_line(result.to_json() if result is not None else EMPTY)
     elif result is not None:
         sys.stdout.write(result.text + "\n")
+        # the systems' notes (S-G01 even TN, S-R07 clamp, G-R03 diceless …) are in ``extra``;
+        # a person at a terminal sees them on stderr, stdout stays BCDice's text
+        for note in _warnings(result):
+            err_console.print(f"note: {note}", markup=False, soft_wrap=True)
     else:
         # BCDice prints nothing for a non-command; a person at a terminal gets a hint on
         # stderr (stdout stays empty and the exit code 0, so bots see BCDice's behaviour)
         shown = command if len(command) <= 60 else command[:60] + "…"
         err_console.print(f"not a dice command for {system or 'DiceBot'}: {shown!r} (nothing rolled)",
                           markup=False, soft_wrap=True)
+
+
+def _warnings(result: RollResult) -> list[str]:
+    raw = result.extra.get("warnings", [])
+    return [str(w) for w in raw] if isinstance(raw, list) else []
 
 
 def roll_one(command: str, system: str | None, source: DiceSource) -> RollResult | None:

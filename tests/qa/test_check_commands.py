@@ -52,3 +52,13 @@ def test_deep_parentheses_are_refused_not_a_recursion_error() -> None:
 def test_long_sign_chain_is_evaluated_without_recursion() -> None:
     r = roll("2D10+" + "-" * 5000 + "1>=11", "maai", dice=[3, 10])
     assert r is not None and r.extra["modifier"] == 1
+
+
+@pytest.mark.parametrize("system", ["maai", "sengensyou", "fantasy"])
+def test_odds_refusal_has_one_field_prefix(system: str) -> None:
+    """Was: 'error: <command>:command: not a maai check …' (two prefixes)."""
+    from ikusa.api import odds
+
+    with pytest.raises(InputError) as err:
+        odds(system, "junk")
+    assert str(err.value).startswith("command: not a ")

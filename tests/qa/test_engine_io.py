@@ -166,3 +166,11 @@ def test_play_save_over_the_encounter_is_refused_but_over_the_log_is_fine(tmp_pa
     log, _ = _saved_log(tmp_path)
     res = runner.invoke(app, ["play", "--load", str(log)], input=f"undo\nsave {log}\nquit\n")
     assert res.exit_code == 0 and "saved" in res.stdout
+
+
+def test_manual_dice_empty_line_asks_again(tmp_path: Path) -> None:
+    """Was: an empty line at the manual-dice prompt silently rolled software dice,
+    though the prompt says "values, or 'r' to roll"."""
+    res = runner.invoke(app, ["play", str(_enc(tmp_path)), "--dice", "manual"], input="1\n\n\n5\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "a rolls 5" in res.stdout

@@ -46,3 +46,14 @@ def test_non_command_hint_on_stderr_only() -> None:
     assert "not a dice command for maai: 'hello'" in r.stderr
     r = runner.invoke(app, ["roll", "--json", "hello"])
     assert r.stderr == "" and json.loads(r.stdout)["text"] == ""
+
+
+def test_system_notes_reach_a_person_on_stderr() -> None:
+    """Was: S-G01 (even TN) and S-R07 (clamp) notes lived only in the Python ``extra``;
+    a GM at the terminal never saw them.  stdout keeps BCDice's exact text."""
+    r = runner.invoke(app, ["roll", "--system", "maai", "2D10+3>=12", "--dice", "3,10"])
+    assert r.exit_code == 0
+    assert r.stdout == "(2D10+3>=12) ＞ 13[3,10]+3 ＞ 16 ＞ 成功\n"
+    assert "note: S-G01: TN 12 is even" in r.stderr
+    r = runner.invoke(app, ["roll", "--system", "maai", "2D10+3>=11", "--dice", "3,10"])
+    assert r.stderr == ""

@@ -110,8 +110,7 @@ def odds_command(command: str, fate: int = 0) -> FantasyOdds:
         word = word[1:]
     m = CHECK_RE.match(word)
     if m is None:
-        raise InputError(f"not a fantasy check: {command!r}; expected 2D6[+mod]>=TN", source="<command>",
-                         field="command")
+        raise InputError(f"not a fantasy check: {command!r}; expected 2D6[+mod]>=TN", field="command")
     modifier = eval_int(m.group("mod"))
     target = eval_int(m.group("tn"))
     return FantasyOdds(word, modifier, target, tuple(result_odds(modifier, target).items()))

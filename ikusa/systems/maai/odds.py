@@ -252,7 +252,7 @@ def odds_command(command: str, fate: int = 0) -> MaaiOdds:
     if m is None:
         raise InputError(
             f"not a maai check: {command!r}; expected 2D10[+mod]>=TN[CE] (fate: use --fate N)",
-            source="<command>", field="command",
+            field="command",
         )
     if not 0 <= fate <= MAX_FATE:
         raise InputError(f"fate must be 0…{MAX_FATE} interventions, not {fate}", field="fate")

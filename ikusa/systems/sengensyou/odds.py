@@ -167,7 +167,7 @@ def odds_command(command: str, fate: int = 0) -> SengensyouOdds:
             return _dp_odds(w, m)
     raise InputError(
         f"not a 千幻抄 check: {command!r}; expected SGS[+mod][>=TN] or DP<n>[+判定値][>=TN]",
-        source="<command>", field="command",
+        field="command",
     )
 
 
