@@ -47,6 +47,6 @@ def test_every_check_shows_its_modifiers(path: Path, seed: int, ai: str) -> None
 def test_examples_show_the_002_modifiers_they_are_about() -> None:
     """The example logs narrate the conditions they exercise, with rule ids."""
     texts = {p.stem: "\n".join(e.text for e in fight(p, seed=1).events) for p in EXAMPLES}
-    assert "(不意打ち F-R04)" in texts["corridor_ambush"]
+    assert "(不意打ち F-R04)" in texts["corridor_ambush"] and "(不意打ち) 陣形を決定" in texts["corridor_ambush"]
     assert "(視界不良 F-R14)" in texts["cliff_ledge"] and "目標値12" in texts["cliff_ledge"]
     assert "(水中 F-R17)" in texts["water_fight"]
