@@ -8,7 +8,12 @@ import pytest
 from ikusa.dice.source import ScriptedSource
 from ikusa.engine.combat import Combat
 from ikusa.engine.errors import RuleViolation
-from tests.systems.fantasy.helpers import ch, make, mods_of
+from ikusa.systems.fantasy.options import FantasyOptions
+from ikusa.systems.fantasy.resolution import roll_check
+from ikusa.systems.fantasy.surprise import notices
+from tests.systems.fantasy.helpers import ch, make, mods_of, start
+
+OPTS = FantasyOptions()
 
 
 def test_f_r04_surprised_decide_formation_only_before_round_one() -> None:
@@ -93,3 +98,23 @@ def test_f_r04_surprised_sleeper_does_not_reposition() -> None:
     assert any(e.kind == "round" for e in ev)
     d = st.pending()
     assert d is not None and d.kind == "action" and d.actor == "y"
+
+
+def test_f_g04_hider_automatic_failure_gives_the_group_away() -> None:
+    """F-R02 + F-G04: one member's 自動失敗 (1,1) finds the whole group even with a high total;
+    an observer's own 自動失敗 still misses it."""
+    chars = [ch("h1", "gob", values={"hide": 20}), ch("h2", "gob", values={"hide": 20}),
+             ch("x", "pc", values={"danger_sense": 0}), ch("z", "pc", values={"danger_sense": 0})]
+    st = make(chars, surprise={"mode": "ambush", "hiders": ["gob"]})
+    ev = start(st, [1, 1, 6, 5, 2, 3, 1, 1] + [1, 2] * 3)  # h1 22 自動失敗, h2 31; x 5; z 自動失敗
+    stealth = next(e for e in ev if e.kind == "stealth")
+    assert stealth.data["value"] == 22 and stealth.data["auto_fail"] and "自動失敗がいる" in stealth.text
+    assert not st.fighters["x"].surprised  # 5 < 22, but the group is given away
+    assert st.fighters["z"].surprised
+
+
+def test_f_g04_all_hiders_automatic_success_only_found_by_automatic_success() -> None:
+    detector = roll_check(ScriptedSource([6, 5]), OPTS, "skill.danger_sense", "d", 30, [])
+    assert not notices(detector, 2, OPTS, perfect=True)
+    assert notices(roll_check(ScriptedSource([6, 6]), OPTS, "skill.danger_sense", "d", 0, []), 2, OPTS,
+                   perfect=True)
