@@ -79,8 +79,10 @@ def split_document(data: dict[str, Any], source: str) -> EncounterDoc:
     if not isinstance(system, str):
         raise InputError(f"must be a system name (maai, sengensyou or fantasy), not {system!r}",
                          source=source, field="system")
-    raw_script = body.pop("script", None) or []
-    if not isinstance(raw_script, list):
+    raw_script = body.pop("script", None)
+    if raw_script is None:
+        raw_script = []
+    if not isinstance(raw_script, list):  # also {}, "" and 0, which used to pass as "no script"
         raise InputError("must be a list of {action, dice}", source=source, field="script")
     script: list[ScriptStep] = []
     for i, step in enumerate(raw_script):

@@ -89,3 +89,16 @@ def test_sim_absurd_battle_count_is_refused(tmp_path: Path) -> None:
     """Was: ``-n 99999999999999999999`` was accepted and ran (practically) forever."""
     res = runner.invoke(app, ["sim", str(_enc(tmp_path)), "-n", "99999999999999999999"])
     assert res.exit_code == 2 and "--battles" in res.stderr and "at most 1,000,000" in res.stderr
+
+
+@pytest.mark.parametrize("value", ["{}", "''", "0", "false"])
+def test_script_of_the_wrong_type_is_refused(tmp_path: Path, value: str) -> None:
+    """Was: an empty mapping/string/0 as ``script`` passed silently as 'no script'."""
+    res = runner.invoke(app, ["fight", str(_enc(tmp_path, f"system: toy\nscript: {value}\n"))])
+    assert res.exit_code == 2 and ":script:" in res.stderr
+
+
+def test_script_null_or_empty_list_is_no_script(tmp_path: Path) -> None:
+    for value in ("null", "[]"):
+        res = runner.invoke(app, ["fight", str(_enc(tmp_path, f"system: toy\nscript: {value}\n")), "--seed", "1"])
+        assert res.exit_code == 0, res.output

@@ -3,6 +3,8 @@ same data objects the engine applies (conditions.yaml, battlefields.yaml, option
 
 from __future__ import annotations
 
+import unicodedata
+
 from ikusa.engine.errors import InputError
 from ikusa.systems.fantasy.battlefields import Battlefield, builtin_battlefields, find_battlefield
 from ikusa.systems.fantasy.conditions import ConditionDef, builtin_conditions, find_condition
@@ -28,15 +30,18 @@ def topics() -> list[str]:
 
 
 def describe(topic: str) -> list[str]:
-    """The lines for one topic; unknown → InputError listing the known ones."""
-    if topic == "options":
-        return option_lines()
-    c = find_condition(topic)
-    if c is not None:
-        return condition_lines(c)
-    b = find_battlefield(topic)
-    if b is not None:
-        return battlefield_lines(b, FantasyOptions())
+    """The lines for one topic; unknown → InputError listing the known ones.  A person's
+    typing is forgiven: surrounding spaces, full-width letters and case (``Corridor``)."""
+    typed = unicodedata.normalize("NFKC", topic).strip()
+    for key in dict.fromkeys((typed, typed.lower())):
+        if key == "options":
+            return option_lines()
+        c = find_condition(key)
+        if c is not None:
+            return condition_lines(c)
+        b = find_battlefield(key)
+        if b is not None:
+            return battlefield_lines(b, FantasyOptions())
     raise InputError(f"unknown fantasy topic {topic!r}; known: {', '.join(topics())} "
                      "(ids also work: " + ", ".join([*builtin_conditions(), *builtin_battlefields()]) + ")",
                      field="TOPIC")
