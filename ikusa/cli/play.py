@@ -51,11 +51,12 @@ def play_cmd(
     At every prompt: a number or option key · undo · save FILE · log · state · ai · help · quit
 
     --dice manual: type the dice as 4,1 (or 'r' to roll); 'dice auto|manual' switches."""
-    from ikusa.engine.runner import load_encounter, load_log, policy_for, run_script
+    from ikusa.engine.runner import ai_rng, load_encounter, load_log, policy_for, run_script
 
     if dice not in ("auto", "manual"):
         with user_errors():
             raise IkusaError(f"--dice must be 'auto' or 'manual', not {dice!r}")
+    auto_dice = RandomSource(seed)  # one dice stream for the script and the session, as in fight
     with user_errors():
         if load is not None and file is not None:
             raise IkusaError("give an encounter FILE or --load LOG, not both (a log carries its own setup)")
@@ -66,14 +67,14 @@ def play_cmd(
             loaded = load_encounter(file)
             combat = loaded.new_combat()
             module = loaded.module
-            run_script(combat, loaded, RandomSource(seed))
+            run_script(combat, loaded, auto_dice)
         else:
             raise IkusaError("give an encounter FILE or --load LOG")
         policy = policy_for(module, ai)
-    session = PlaySession(combat, RandomSource(seed), manual=dice == "manual", ask=_ask_line)
+    session = PlaySession(combat, auto_dice, manual=dice == "manual", ask=_ask_line)
     session.protected = [file] if file is not None else []
     session.policy_choose = lambda decision: policy.choose(combat.state, decision, session.rng)
-    session.rng = random.Random(seed)
+    session.rng = ai_rng(seed)
     session.run()
 
 

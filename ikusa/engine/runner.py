@@ -102,11 +102,18 @@ def run_ai(combat: Combat, policies: dict[str, Policy] | Policy, rng: random.Ran
             raise InputError(f"the battle was not over after {max_decisions} decisions; stopped")
 
 
+def ai_rng(seed: int | None) -> random.Random:
+    """The AI policies' random stream for ``seed`` (kept apart from the dice stream, so an
+    AI choice never shifts the dice).  ``ikusa fight`` and ``ikusa play``'s ``ai`` share it:
+    answering ``ai`` at every prompt of ``play --seed N`` replays ``fight --seed N``."""
+    return random.Random(None if seed is None else seed * 7919 + 1)
+
+
 def fight(path: str | Path, seed: int | None = None, ai: str = "greedy") -> Combat:
     """Load an encounter and run it to the end: script first, then ``ai`` for everyone."""
     loaded = load_encounter(path)
     dice = RandomSource(seed)
-    rng = random.Random(None if seed is None else seed * 7919 + 1)
+    rng = ai_rng(seed)
     combat = loaded.new_combat()
     run_script(combat, loaded, dice)
     run_ai(combat, policy_for(loaded.module, ai), rng, dice)

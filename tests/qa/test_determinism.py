@@ -60,3 +60,18 @@ def test_fight_json_does_not_depend_on_the_hash_seed() -> None:
         outs.append(proc.stdout)
     assert outs[0] == outs[1]
     assert outs[0].count("\n") == 2 * len(EXAMPLES)
+
+
+@pytest.mark.parametrize("name", ["maai/duel.yaml", "maai/count_example.yaml", "fantasy/water_fight.yaml"])
+def test_play_answering_ai_everywhere_replays_fight(name: str, tmp_path: Path) -> None:
+    """Was: `play --seed N --ai random` with 'ai' at every prompt took other decisions than
+    `fight --seed N --ai random` (play seeded the AI differently and restarted the dice
+    stream after the encounter's script)."""
+    path = ROOT / "examples" / name
+    log = tmp_path / "play.json"
+    res = runner.invoke(app, ["play", str(path), "--seed", "7", "--ai", "random"],
+                        input="ai\n" * 400 + f"save {log}\nquit\n")
+    assert res.exit_code == 0, res.output
+    played = json.loads(log.read_text("utf-8"))["entries"]
+    fought = fight(path, seed=7, ai="random")
+    assert played == [e.to_json() for e in fought.record]
