@@ -229,8 +229,9 @@ def trip(st: FantasyState, f: Fighter, t: Fighter, dice: DiceSource) -> list[Eve
         if fell and st.opts.fall_removes:
             t.fallen = True
             events.append(Event("fallen", "F-G17", f"{t.name} は崖から転落し戦闘から離脱", {"id": t.id}))
-    t.add(Cond("prone"))
-    events.append(Event("prone", "F-R12", f"{t.name} は伏せ状態になった", {"id": t.id}))
+    if not t.fallen:
+        t.add(Cond("prone"))
+        events.append(Event("prone", "F-R12", f"{t.name} は伏せ状態になった", {"id": t.id}))
     return events
 
 

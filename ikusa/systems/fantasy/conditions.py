@@ -144,24 +144,24 @@ def effective(conds: Iterable[Cond], senses: Iterable[str],
               table: Mapping[str, ConditionDef] | None = None) -> list[tuple[Cond, ConditionDef]]:
     """The conditions that actually apply, after senses and F-G11 stacking.
 
-    * a sense in ``negated_by`` cancels a condition whose cause it covers (F-R13, F-R14);
+    * a sense in ``negated_by`` cancels a condition whose cause it covers (F-R13, F-R14),
+      source by source, before the same condition from two sources collapses;
     * in a ``group`` (vision, water) only one applies: the highest ``grade`` (水中 over
       水場), else the one with the worse total modifier (暗闇 over 視界不良);
     * the same condition twice collapses to one (the longer duration wins).
     """
     tbl = table or builtin_conditions()
     have = set(senses)
+    # senses first, per source: a dwarf physically blinded for 3 rounds in an unlit cave is
+    # still blind (the cave's 暗闇 is negated, the blindness is not; F-R13, F-G11)
     merged: dict[str, Cond] = {}
     for c in conds:
+        if any(n.sense in have and c.cause in n.causes for n in tbl[c.id].negated_by):
+            continue
         prev = merged.get(c.id)
         if prev is None or _longer(c, prev):
             merged[c.id] = c
-    kept: list[tuple[Cond, ConditionDef]] = []
-    for c in merged.values():
-        d = tbl[c.id]
-        if any(n.sense in have and c.cause in n.causes for n in d.negated_by):
-            continue
-        kept.append((c, d))
+    kept: list[tuple[Cond, ConditionDef]] = [(c, tbl[c.id]) for c in merged.values()]
     best: dict[str, tuple[Cond, ConditionDef]] = {}
     out: list[tuple[Cond, ConditionDef]] = []
     for c, d in kept:

@@ -113,14 +113,18 @@ class Formation:
     # -- reach -------------------------------------------------------------------------------
     def melee_targets(self, f: Fighter) -> list[Fighter]:
         """Enemies ``f`` can reach in melee: the engaged opposing front rows, plus the back row
-        of a unit whose engaged front is not held (F-H08, F-R15)."""
+        of a unit whose engaged front is not held (F-H08, F-R15).  A unit without a back row
+        whose engaged front is not held (e.g. nobody at the rear of a pincered front-only unit)
+        is open to the members of its other front (F-R08 挟み撃ち: 前後から)."""
         if f.row != "front":
             return []
         out: list[Fighter] = []
         for other in self.engaged_with((f.unit, f.front)):
             out.extend(self.front_members(other))
             if not self.held(other):
-                out.extend(self.back_members(other[0]))
+                behind = self.back_members(other[0]) or [
+                    m for m in self.unit_members(other[0]) if m.row == "front" and m.front != other[1]]
+                out.extend(behind)
         return list(dict.fromkeys(out))
 
     def distance(self, a: Fighter, b: Fighter) -> int:

@@ -7,6 +7,8 @@ Option keys (stable, readable, part of the save format)::
 
     attack:<weapon>:<target>   trip:<target>   cast:<spell>:<target|unit|unit.front|self>
     advance:fore|rear   withdraw   lead:<ally>   stand   wake:<ally>   cover   end
+    breathe (never legal: F-R18 underwater, F-H11 otherwise)
+    place:keep|front.fore|front.rear|back (round-1 formation of the surprised, state.py, F-R04)
 """
 
 from __future__ import annotations
@@ -239,8 +241,21 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
     ccost = st.action_cost(f, "cover")
     why = (_rv("F-H08", HOST, "すでに遮蔽を取っている") if f.has("cover") else None) or _cost_reason(ccost, f)
     out.append(Cand("cover", f"遮蔽を取る ({ccost}アクション)", ccost, why, None, {"action": "cover"}))
+    out.append(_breathe(st, f))
     out.append(Cand("end", "手番終了", 0, None, None, {"action": "end"}))
     return out
+
+
+def _breathe(st: FantasyState, f: Fighter) -> Cand:
+    """「呼吸を整える」 (F-H11): never a legal option.  002 only forbids it underwater (F-R18);
+    what it does elsewhere is a host rule 002 does not give (and the only fatigue this engine
+    tracks, drowning fatigue, it could not recover anyway: 水から出て休憩しない限り回復不可)."""
+    water = next((d for _c, d in st.effective(f) if d.breath), None)
+    if water is not None:
+        why = _rv("F-R18", f"002 不利な環境 [{water.name}]", f"{water.name}においては「呼吸を整える」ことは不可能")
+    else:
+        why = _rv("F-H11", HOST, "「呼吸を整える」の効果は 002 に定義がない (host action; not modelled)")
+    return Cand("breathe", "呼吸を整える", 1, why, None, {"action": "breathe"})
 
 
 def _reach_if(st: FantasyState, f: Fighter, row: str, front: str) -> int:

@@ -37,7 +37,7 @@ class FantasyOptions(BaseModel):
         "character's first turn begins, also in round 2; False = it ends with round 1.")
     surprise_round: Literal[False] = Field(
         False, description="F-G03: no separate surprise round; every non-surprised character acts in round 1 "
-        "(the only model implemented).")
+        "(the only model implemented); the surprised only choose their place in the formation (F-R04).")
     aware_if_any_detected: bool = Field(
         True, description="F-G02 (invented): an observer who detects at least one hiding unit is not surprised.")
 
@@ -57,8 +57,8 @@ class FantasyOptions(BaseModel):
         description="F-G11: different conditions add; 暗闇/視界不良 take the worse; 水中 replaces 水場; "
         "the same condition twice keeps the longer duration (status.stacking).")
     stun_no_actions: Literal[True] = Field(
-        True, description="F-G12: 朦朧 = no action on its own turn; only reactive evasion/ST at −2 "
-        "(led movement is not modelled).")
+        True, description="F-G12: 朦朧 = no action on its own turn; only reactive evasion/ST at −2; "
+        "an ally in the same unit may lead it by the hand to the back row with its own 移動 (lead:<ally>).")
 
     # -- action economy (F-G13, F-H07) -------------------------------------------------------
     actions_per_turn: int = Field(2, ge=1, le=6, description="F-H07 (invented): actions per turn.")
@@ -71,7 +71,9 @@ class FantasyOptions(BaseModel):
     cost_attack: int = Field(2, ge=1, description="F-H05 (invented): an attack or ≪足払い≫ uses 2 actions.")
     cost_cast: int = Field(2, ge=1, description="F-H06 (invented): casting a spell uses 2 actions.")
     cost_wake: int = Field(1, ge=0, description="F-G07 (invented): waking an adjacent sleeper uses 1 action.")
-    move_distance: int = Field(10, ge=1, description="F-G13 (invented): one 移動 covers 10 m (F-T16).")
+    move_distance: int = Field(
+        10, ge=1, description="F-G13 (invented): one 移動 covers 10 m (F-T16; 水中 ½).  Shown in the move "
+        "options only: positions are rows/fronts, so the engine applies no distance from it.")
 
     # -- water (F-G14, F-G15) ----------------------------------------------------------------
     falloff_step_m: int = Field(5, ge=1, description="F-G14: thrown falloff per full 5 m of distance, floored at 0.")
@@ -84,7 +86,9 @@ class FantasyOptions(BaseModel):
     pincer_bonus: int = Field(1, description="F-R08/F-G16: attacks against a pincered unit +1 (melee and ranged).")
     front_min_valid: int = Field(
         1, ge=1, description="F-H08 (invented): a front is held while ≥ 1 valid (not 朦朧/麻痺/睡眠) member stands.")
-    fall_removes: bool = Field(True, description="F-G17: a character who falls off the cliff leaves the battle.")
+    fall_removes: bool = Field(
+        True, description="F-G17: a character who falls off the cliff leaves the battle; False = the fall is "
+        "only narrated (the GM rules on it) and the character stays, 伏せ.")
 
     # -- termination ----------------------------------------------------------------------------
     round_cap: int = Field(

@@ -54,6 +54,8 @@ class FantasyState:
         self.current: str | None = None
         self.winner: str | None = None
         self.over = False
+        #: F-R04: surprised characters still to set their place in the formation before round 1
+        self.placing: list[str] = []
 
     # -- conditions ------------------------------------------------------------------------
     def conds_of(self, f: Fighter) -> list[Cond]:
@@ -111,6 +113,11 @@ class FantasyState:
                             (Option(START, "戦闘開始"),))
         from ikusa.systems.fantasy.legal import options_for
 
+        if self.placing:
+            f = self.fighters[self.placing[0]]
+            return Decision(f.id, "formation", f"不意打ち: {f.name} は第1ラウンド陣形だけを決定する (F-R04)",
+                            tuple(Option(k, label, 0, None, {"action": "place", "row": row, "front": fr})
+                                  for k, label, row, fr, ok in self._place_choices(f) if ok))
         assert self.current is not None
         f = self.fighters[self.current]
         return Decision(f.id, "action", f"第{self.round}ラウンド {f.name} の手番 (残りアクション {f.actions})",
@@ -126,6 +133,8 @@ class FantasyState:
             if action != START:
                 raise RuleViolation("F-H07", "002 (host round structure)", f"the battle must begin with {START!r}")
             return turns.begin(self, dice)
+        if self.placing:
+            return self._place(action, dice)
         decision = self.pending()
         assert decision is not None
         if decision.option(action) is None:
@@ -134,8 +143,45 @@ class FantasyState:
         events.extend(turns.after_action(self, dice))
         return events
 
+    def _place_choices(self, f: Fighter) -> list[tuple[str, str, str, str, bool]]:
+        from ikusa.systems.fantasy.surprise import place_choices
+
+        return place_choices(f, self.field.two_fronts, self.formation.has_room)
+
+    def _place(self, action: str, dice: DiceSource) -> list[Event]:
+        """F-R04: a surprised character's round-1 decision: its place in the formation."""
+        from ikusa.systems.fantasy import turns
+
+        f = self.fighters[self.placing[0]]
+        choice = next((c for c in self._place_choices(f) if c[0] == action and c[4]), None)
+        if choice is None:
+            raise self.explain_illegal(action)
+        _k, _label, row, front, _ok = choice
+        moved = (row, front) != (f.row, f.front)
+        f.row, f.front = row, front
+        self.placing.pop(0)
+        where = "後衛" if row == "back" else "前衛" if front == "fore" else "後ろの前衛"
+        events = [Event("formation", "F-R04", f"{f.name} (不意打ち) 陣形を決定: {where}"
+                        + ("" if moved else " (そのまま)") + " — 行動ではないので機会攻撃なし",
+                        {"id": f.id, "row": row, "front": front})]
+        if not self.placing:
+            events.extend(turns.start_round(self, dice))
+        return events
+
     def explain_illegal(self, action: str) -> RuleViolation:
         from ikusa.systems.fantasy.legal import explain
+
+        if self.started and self.placing:
+            f = self.fighters[self.placing[0]]
+            for key, _label, _row, front, ok in self._place_choices(f):
+                if key == action and not ok:
+                    return RuleViolation("F-R08", "002 特殊な場所での戦闘 例2/例3",
+                                         f"{self.field.name}: 前衛に立てるのは{self.formation.cap}人まで "
+                                         f"({front} の前衛は満員)")
+            legal = ", ".join(k for k, *_r, ok in self._place_choices(f) if ok)
+            return RuleViolation("F-R04", "002 不意打ちの戦闘処理",
+                                 f"{f.name} は不意打ちを受け、第1ラウンドは陣形だけを決定する "
+                                 f"(行動・イニシアティブなし); legal: {legal}")
 
         return explain(self, action)
 

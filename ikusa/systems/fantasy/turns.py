@@ -39,7 +39,13 @@ def begin(st: FantasyState, dice: DiceSource) -> list[Event]:
                                 f"{f.name} は不意打ちを受けた: 第1ラウンドは陣形のみ、"
                                 "イニシアティブ・行動・機会攻撃なし",
                                 {"id": f.id}))
-    events.extend(start_round(st, dice))
+    # F-R04: the surprised first set their place in the formation (one decision each, no
+    # dice); round 1 (initiative) starts after the last of them (state._place).  One who cannot
+    # act at all (麻痺/睡眠/朦朧) stays where it is.
+    st.placing = [f.id for f in st.fighters.values()
+                  if f.surprised and not f.out and st.flag(f, "can_act") is None]
+    if not st.placing:
+        events.extend(start_round(st, dice))
     return events
 
 
@@ -127,6 +133,8 @@ def _end_round(st: FantasyState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     st.current = None
     for f in st.fighters.values():
+        if f.out:
+            continue
         keep = []
         for c in f.conds:
             if c.rounds is not None:

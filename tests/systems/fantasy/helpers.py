@@ -33,9 +33,12 @@ def make(chars: list[dict[str, Any]], **kw: Any) -> FantasyState:
 
 
 def start(st: FantasyState, dice: list[int]) -> list[Any]:
-    """Apply 'start' with exactly ``dice`` (surprise checks, then initiative 2D each)."""
+    """Apply 'start' with exactly ``dice`` (surprise checks, then initiative 2D each); the
+    surprised keep their places in the round-1 formation decision (F-R04)."""
     src = ScriptedSource(dice)
     events = st.apply("start", src)
+    while (d := st.pending()) is not None and d.kind == "formation":
+        events.extend(st.apply("place:keep", src))
     assert src.remaining == 0
     return events
 

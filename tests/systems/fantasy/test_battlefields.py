@@ -108,7 +108,8 @@ def test_cliff_no_back_to_back_line_of_fire() -> None:
 
 @pytest.mark.parametrize(("dice", "fell"), [([4, 4], True), ([4, 5], False)])
 def test_t07_cliff_trip_fall(dice: list[int], fell: bool) -> None:
-    """F-T07/F-R09/F-G05: ≪足払い≫ hits → 伏せ; 直感ST 2D+3 = 11 < 12 → falls (F-G17 out); 12 → stays."""
+    """F-T07/F-R09/F-G05: ≪足払い≫ hits; 直感ST 2D+3 = 11 < 12 → falls (F-G17 out, not left 伏せ on
+    the ledge); 12 → stays, 伏せ."""
     st = make([ch("a", "r", values={"initiative": 10}), ch("b", "e", values={"intuition": 3, "evasion": 0})],
               battlefield="cliff_ledge")
     start(st, [1, 2, 1, 2])
@@ -116,7 +117,7 @@ def test_t07_cliff_trip_fall(dice: list[int], fell: bool) -> None:
     check = next(e for e in ev if e.kind == "fall_check")
     assert check.data == {"id": "b", "tn": 12, "fell": fell}
     assert f"={11 if fell else 12}" in check.text
-    assert st.fighters["b"].fallen is fell and st.fighters["b"].has("prone")
+    assert st.fighters["b"].fallen is fell and st.fighters["b"].has("prone") is not fell
     if fell:
         assert st.summary()["winner"] == "r" and st.pending() is None
 

@@ -1,6 +1,6 @@
 """Invariants over random battles (hypothesis over seeds; random legal play):
 
-* a surprised character never acts in round 1 (F-R04);
+* a surprised character never acts in round 1: its only decision is its place (F-R04);
 * a paralysed or sleeping character never rolls evasion (F-R10, F-R11);
 * a front row never exceeds the battlefield's capacity (F-R08, F-R09);
 * every battle ends (round cap, invented) with a consistent summary.
@@ -70,7 +70,10 @@ def play(st: FantasyState, seed: int, greedy: bool) -> int:
     while (d := st.pending()) is not None:
         steps += 1
         assert steps < 2000, "battle did not end"
-        if st.started and st.round == 1:
+        if d.kind == "formation":  # F-R04: the surprised only set their place, before round 1
+            assert st.round == 0 and st.fighters[d.actor].surprised
+            assert all(k.startswith("place:") for k in d.keys())
+        elif st.started and st.round == 1:
             assert not st.fighters[d.actor].surprised, "F-R04: a surprised character acted in round 1"
         helpless = {f.id for f in st.fighters.values()
                     if st.flag(f, "always_hit") is not None or st.flag(f, "can_evade") is not None}
