@@ -22,6 +22,9 @@ from ikusa.systems.sengensyou.catalog import AttackKind, catalog
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
+#: G-G21: a spell's resistance TN when its data gives none: this + the caster's ability Lv
+RESIST_TN_FALLBACK_BASE = 10
+
 
 def find_variant(st: SengensyouState, f: Fighter, kind: AttackKind, key: str) -> Variant:
     for v in variants(f, kind, need_skill=st.opt.require_attack_skill):
@@ -153,7 +156,8 @@ def homing(st: SengensyouState, f: Fighter, v: Variant, targets: list[tuple[Figh
             continue
         res = yield from defence.defend(st, f, t, "homing", total)
         if res.outcome == "evaded":
-            graze.gain(st, t, 2 * res.dice, "G-R11", f"ホーミング回避 (回避{res.dice}D × 2)")
+            graze.gain(st, t, graze.HOMING_EVADE_FACTOR * res.dice, "G-R11",
+                       f"ホーミング回避 (回避{res.dice}D × {graze.HOMING_EVADE_FACTOR})")
         elif res.outcome in ("hit", "guard_failed"):
             yield from defence.damage(st, f, res.target, "homing", dice=v.damage_dice,
                                       fixed=f.stat(v.stat) + v.fixed_damage, reduction=res.reduction,
@@ -175,7 +179,7 @@ def melee(st: SengensyouState, f: Fighter, t: Fighter, n: int) -> Flow:
             success=ok)
     if not ok:
         return
-    graze.gain(st, f, n, "G-R11", f"接近判定成功 ({n}D)")
+    graze.gain(st, f, graze.APPROACH_FACTOR * n, "G-R11", f"接近判定成功 ({n}D)")
     if f.dp < 1 or not t.active:
         st.emit("melee_abort", "G-G10", f"{f.name} はDPが無く命中判定できない (ダイス1個以上必要)", who=f.id)
         return
@@ -214,7 +218,7 @@ def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Fl
     if not ok:
         return
     if sp.resist is not None:
-        tn = sp.resist_tn if sp.resist_tn is not None else 10 + f.ability(sp.ability)  # G-G21 fallback
+        tn = sp.resist_tn if sp.resist_tn is not None else RESIST_TN_FALLBACK_BASE + f.ability(sp.ability)
         resisted = yield from defence.resist(st, f, t, sp.resist, tn)
         if not resisted:
             yield from defence.damage(st, f, t, "spell", dice=sp.damage_dice, fixed=f.stat(sp.damage_stat),

@@ -18,6 +18,9 @@ from ikusa.systems.sengensyou.catalog import SpellCard, catalog
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import Flow, SengensyouState
 
+#: G-R21 / G-G24: the "3" of [SC's ability Lv or 3]
+SC_RECOVERY_FLOOR = 3
+
 
 def card(cid: str) -> SpellCard:
     return catalog().spellcards[cid]
@@ -27,8 +30,8 @@ def recovery(st: SengensyouState, f: Fighter, c: SpellCard) -> int:
     """G-G24: DP recovery = max(Lv, 3); alt ``lv_or_3``: Lv if the card has an ability, else 3."""
     lv = f.ability(c.ability) if c.ability else 0
     if st.opt.sc_recovery == "lv_or_3":
-        return lv if c.ability else 3
-    return max(lv, 3)
+        return lv if c.ability else SC_RECOVERY_FLOOR
+    return max(lv, SC_RECOVERY_FLOOR)
 
 
 def unused(f: Fighter, kind: str) -> list[SpellCard]:
