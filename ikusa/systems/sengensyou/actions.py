@@ -84,17 +84,20 @@ def shot_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     opts: list[Option] = []
     if not can_use_front_attacks(f) or cap < MIN_COMBAT_DICE:
         return opts
-    for v in variants(f, "shot", need_skill=st.opt.require_attack_skill):
+    vs = variants(f, "shot", need_skill=st.opt.require_attack_skill)
+    targets = shot_targets(st, f)
+    for v in vs:
         base = v.check_base(f)
-        for t in shot_targets(st, f):
-            for n in range(MIN_COMBAT_DICE, cap + 1):
+        src = f" {v.bullet.name}〈{v.check_skill}〉" if len(vs) > 1 else ""
+        for n in range(MIN_COMBAT_DICE, cap + 1):  # every target at 1 DP, then at 2 DP, …
+            for t in targets:
                 odds = hit_odds(st, f, t, base, n)
                 need = dp_to_evade(st, f, t, base, n)
                 cost_t = f"回避に約{need}DP要" if need is not None else "回避困難"
                 opts.append(Option(
                     f"shot:{t.id}:{n}:{v.key}",
-                    f"ショット→{t.name} {n}DP {v.bullet.name} 〈{v.check_skill}〉 {base}+{n}D6 "
-                    f"(ダメージ{v.damage_text()}; 相手DP{t.dp}: {cost_t}, 全DP回避でも命中{_pct(odds)})",
+                    f"ショット→{t.name} {n}DP{src} {base}+{n}D6 ダメージ{v.damage_text()} "
+                    f"(相手DP{t.dp}: {cost_t}; 全DP回避でも命中{_pct(odds)})",
                     cost=n, odds=odds,
                     data={"kind": "shot", "target": t.id, "dp": n, "src": v.key,
                           "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
@@ -139,9 +142,10 @@ def melee_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
         return opts
     _, ddice, dfixed = melee_numbers(f)
     base = f.stat("感覚") + f.skill("回避")
-    for t in shot_targets(st, f):
-        tn = attacks.approach_tn(st, t)
-        for n in range(MIN_COMBAT_DICE, cap - MIN_COMBAT_DICE + 1):
+    targets = shot_targets(st, f)
+    for n in range(MIN_COMBAT_DICE, cap - MIN_COMBAT_DICE + 1):
+        for t in targets:
+            tn = attacks.approach_tn(st, t)
             opts.append(Option(
                 f"melee:{t.id}:{n}", f"近接攻撃→{t.name} 接近{n}DP 感覚+〈回避〉{base}+{n}D6 ≥ {tn} "
                 f"(ダメージ{ddice}D+{dfixed}; 接近成功率{_pct(check_odds(st, f, base, n, tn))})", cost=n,
@@ -173,19 +177,24 @@ def spell_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
 def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """Every legal attack action for ``f`` now, with odds where they are known.
 
-    Order (most used first; keys are unchanged): 弾幕, ホーミング, 消費型スペルカード,
-    ショット, 近接攻撃, スペル, その他."""
+    Order (the short lists first; keys are unchanged): 弾幕, ホーミング, 消費型スペルカード,
+    スペル, ショット (every target at 1 DP, then 2 DP …), 近接攻撃 (likewise)."""
     cap = attack_cap(st, f)
     opts = barrage_options(st, f) + homing_options(st, f) + spellcards.attack_options(st, f)
-    opts += shot_options(st, f, cap) + melee_options(st, f, cap) + spell_options(st, f, cap)
-    for n in range(MIN_COMBAT_DICE, min(st.opt.other_max_dice, f.dp) + 1):
-        opts.append(Option(f"other:{n}", f"その他の行動 {n}DP (最大{st.opt.other_max_dice}D, 結果はGM裁定)", cost=n,
-                           data={"kind": "other", "dp": n}))
+    opts += spell_options(st, f, cap) + shot_options(st, f, cap) + melee_options(st, f, cap)
     return opts
 
 
+def other_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """G-R02 / G-G33: その他 with at most 3 dice."""
+    return [Option(f"other:{n}", f"その他の行動 {n}DP (最大{st.opt.other_max_dice}D, 結果はGM裁定)", cost=n,
+                   data={"kind": "other", "dp": n})
+            for n in range(MIN_COMBAT_DICE, min(st.opt.other_max_dice, f.dp) + 1)]
+
+
 def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
-    """The action decision: attack actions (unless 防御専念), 待機 / 行動終了, free actions.
+    """The action decision: 待機 / 行動終了, attack actions (unless 防御専念), その他, free actions
+    (spell cards, graze → 霊力, escape, movement: the long rolled-move list last).
 
     G-G26: 待機 means no attack and no DP-spent on the own turn; after a rolled move
     (DP spent) the turn can only end without the 待機 bonus."""
@@ -193,11 +202,12 @@ def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
     if f.focus:
         opts.append(Option("end", "防御専念中: 行動終了", data={"kind": "end"}))
     else:
-        opts.extend(attack_options(st, f))
         if f.turn_dp_spent:
             opts.append(Option("end", "行動終了 (DPを使ったので待機ボーナス無し)", data={"kind": "end"}))
         else:
             opts.append(Option("wait", f"待機 (次ターンDP回復 +{st.opt.wait_recovery_bonus})", data={"kind": "wait"}))
+        opts.extend(attack_options(st, f))
+        opts.extend(other_options(st, f))
     opts.extend(spellcards.free_options(st, f))
     opts.extend(graze.reiryoku_options(f))
     opts.extend(movement.free_options(st, f))

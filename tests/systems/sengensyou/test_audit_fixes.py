@@ -44,6 +44,8 @@ def test_gg26_no_wait_bonus_after_spending_dp_on_movement() -> None:
     start_turn(c, declare={"a": 19, "b": 0})
     push(c, "move:roll:1", [3])
     assert "wait" not in keys(c) and "end" in keys(c)
+    with pytest.raises(RuleViolation, match="G-G26"):
+        push(c, "wait")
     ev = push(c, "end")
     assert of_kind(ev, "end")[0].rule == "G-G26" and not fi(c, "a").waited
     ev = push(c, "wait")  # b waits; turn 2 starts with the recovery
@@ -56,7 +58,9 @@ def test_gg26_free_movement_keeps_wait() -> None:
     c = combat([char("a", "x"), char("b", "y")])
     start_turn(c, declare={"a": 19, "b": 0})
     push(c, "move:free")
-    assert "wait" in keys(c)
+    assert "wait" in keys(c) and "end" not in keys(c)
+    with pytest.raises(RuleViolation, match="G-R06"):
+        push(c, "end")
     push(c, "wait")
     assert fi(c, "a").wait_bonus == 2
 
@@ -155,8 +159,12 @@ def test_action_options_most_used_first_and_labelled() -> None:
     c = combat([char("a", "x", **SHOOTER), char("b", "y")])
     start_turn(c, declare={"a": 19, "b": 0})
     ks = keys(c)
-    assert ks[0] == "barrage:magic" and ks[1].startswith("homing:") and ks[-1] == "move:roll:19"
-    assert ks.index("wait") < ks.index("move:free")
+    assert ks[:3] == ["wait", "barrage:magic", "homing:magic:b"] and ks[-1] == "move:roll:19"
+    assert ks.index("shot:b:19:magic") < ks.index("other:1") < ks.index("move:free")
     label = option(c, "shot:b:3:magic").label  # type: ignore[attr-defined]
     assert "全DP回避でも命中0%" in label and "回避に約" in label and "相手DP19" in label
+    c = combat([char("a", "x", **SHOOTER), char("b", "y"), char("d", "y")])
+    start_turn(c, declare={"a": 19, "b": 0, "d": 0})
+    shots = [k for k in keys(c) if k.startswith("shot:")]
+    assert shots[:4] == ["shot:b:1:magic", "shot:d:1:magic", "shot:b:2:magic", "shot:d:2:magic"]
     assert st(c).pending() is not None
