@@ -9,13 +9,14 @@ restated by hand.
 
 Topics: ``attacks`` (or one attack type: 弾幕, ショット, ホーミング, 近接攻撃, スペル),
 ``bullets`` (or one bullet id/name), ``defence``, ``graze``, ``spellcards`` (or one card),
-``spells`` (or one spell), ``dp``, ``rows``, ``surprise``, ``options`` (or one option key or a
-G-G id), ``unimplemented``.
+``spells`` (or one spell), ``dp``, ``rows``, ``surprise``, ``options`` (or one option key),
+``unimplemented``, or a rule id (G-R16, G-G12 …: every topic and option citing it).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from collections.abc import Callable
 
@@ -91,11 +92,23 @@ def describe(topic: str, cat: Catalog | None = None, options: SengensyouOptions 
     for sp in c.spells.values():
         if key in (_norm(sp.id), _norm(sp.name)):
             return spell_lines(sp, opt)
+    def cites(line: str) -> bool:
+        return key.startswith("g-") and re.search(re.escape(key) + r"(?!\d)", _norm(line)) is not None
+
     rows = [name for name, field in SengensyouOptions.model_fields.items()
-            if key == _norm(name) or (key.startswith("g-") and key in _norm(field.description or ""))]
+            if key == _norm(name) or cites(field.description or "")]
+    out: list[str] = []
+    if key.startswith("g-"):  # a rule id: every topic whose heading cites it, then the options
+        for t in [*FIXED_TOPICS[:-2], *dict.fromkeys(_ATTACK_ALIASES.values())]:
+            lines = describe(t, c, opt)
+            if cites(lines[0]):
+                out += [*lines, ""]
+        out += [f"{rid}: not applied — {why}" for rid, why in NOT_IMPLEMENTED if _norm(rid) == key]
     if rows:
-        return [f"sengensyou options matching {topic!r} (encounter key `options:`):",
+        out += [f"sengensyou options matching {topic!r} (encounter key `options:`):",
                 *(_option_line(name, opt) for name in rows)]
+    if out:
+        return out
     known = [*topics(c), *_ALIASES, *_ATTACK_ALIASES, *SengensyouOptions.model_fields]
     close = difflib.get_close_matches(key, [_norm(k) for k in known], n=6, cutoff=0.5)
     hint = f"close matches: {', '.join(close)}" if close else "known: " + ", ".join(FIXED_TOPICS)

@@ -101,3 +101,13 @@ def test_unknown_topic_names_close_matches() -> None:
     with pytest.raises(InputError, match="unknown sengensyou topic") as err:
         describe("homign")
     assert err.value.field == "TOPIC" and "homing" in str(err.value)
+
+
+def test_rule_id_finds_topics_options_and_gaps() -> None:
+    """A rule id lists every topic heading and option citing it (G-G1 is not G-G12)."""
+    out = text("G-R16")
+    assert out.startswith("ホーミング (G-R16") and "G-R07" not in out
+    assert "homing_boost_repeatable" in text("g-g12") and "ホーミング (" in text("g-g12")
+    assert "not applied" in text("G-G08")
+    with pytest.raises(InputError):
+        describe("G-G1")
