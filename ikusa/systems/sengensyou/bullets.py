@@ -92,6 +92,8 @@ def variants(f: Fighter, kind: AttackKind, *, need_skill: bool = True) -> list[V
             continue
         if kind == "homing" and b.homing_needs_item and b.homing_needs_item not in f.spec.items:
             continue  # G-R04: weapons home only with [業物]
+        if kind == "shot" and any(f.skill(s) < 1 for s in b.shot_needs_skills):
+            continue  # G-R15 (003:L269): a shooting weapon's shot needs both skills
         lv = source_level(f, b)
         stat, bonus = _stat_for(f, b)
         fixed = f.skill(b.fixed_damage_skill) if b.fixed_damage_skill else 0

@@ -214,6 +214,9 @@ def bullet_lines(b: Bullet, opt: SengensyouOptions) -> list[str]:
     fixed = f" + 〈{b.fixed_damage_skill}〉Lv (固定値)" if b.fixed_damage_skill else ""
     if "shot" in b.attacks:
         out.append(f"  ショット: 判定値 {_stats(b)} + 〈ショット〉; ダメージ ({_level(b)})D + 特性値{fixed} (G-R15)")
+        if b.shot_needs_skills:
+            out.append("    必要スキル: " + ", ".join(f"〈{s}〉" for s in (*b.requires.skills, *b.shot_needs_skills))
+                       + " の両方 (G-R15)")
         if b.weapon_skill:
             out.append(f"    〈【{b.weapon_skill}】〉で判定も可: 判定値 {_stats(b)} + 〈【{b.weapon_skill}】〉, "
                        f"ダメージに + 〈【{b.weapon_skill}】〉Lv (固定値) (G-G20)")

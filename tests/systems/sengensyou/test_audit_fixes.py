@@ -153,6 +153,19 @@ def test_gr10_melee_cannot_target_the_back_row() -> None:
         push(c, "melee:k:1", [6])
 
 
+def test_gr15_gun_shot_needs_both_skills_even_without_condition_b() -> None:
+    """G-R15 (003:L269): 〈【射撃武器】〉〈ショット〉の両方のスキルが必要 — also when the G-G01
+    option require_attack_skill is off (it used to allow a gun shot without 〈ショット〉)."""
+    gun = {"skills": {"射撃武器": 2, "弾幕": 1}, "feats": {"鍛錬": 2}}
+    c = combat([char("a", "x", **gun), char("b", "y")], options={"require_attack_skill": False})
+    start_turn(c, declare={"a": 19, "b": 0})
+    assert "barrage:gun" in keys(c) and not [k for k in keys(c) if k.startswith("shot:")]
+    gun["skills"] = {"射撃武器": 2, "ショット": 1}
+    c = combat([char("a", "x", **gun), char("b", "y")], options={"require_attack_skill": False})
+    start_turn(c, declare={"a": 19, "b": 0})
+    assert "shot:b:1:gun" in keys(c) and "shot:b:1:gun-w" in keys(c)
+
+
 def test_action_options_most_used_first_and_labelled() -> None:
     """Play experience: attacks first (弾幕, ホーミング, ショット …), rolled movement last; each
     shot label says what the odds mean and what the shot costs the target."""
