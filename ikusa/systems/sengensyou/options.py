@@ -50,7 +50,7 @@ class SengensyouOptions(BaseModel):
     # -- initiative and actions (G-G04, G-G05) -------------------------------------------
     initiative: Literal["declared_dp"] = Field(
         "declared_dp", description="G-G04: each declares DP after recovery; descending; ties 感覚 then PCs "
-        "(invented tie-break).")
+        "(invented tie-break). The only value.")
     ask_declarations: bool = Field(
         True, description="G-G04: ask each character for its DP declaration (a lower number delays); "
         "false = everyone declares its current DP automatically.")
@@ -62,7 +62,8 @@ class SengensyouOptions(BaseModel):
         True, description="G-G01 condition b: 〈弾幕〉/〈ショット〉/〈ホーミング〉 Lv ≥ 1 to use that attack.")
     # -- 弾幕 (G-G06, G-G07) --------------------------------------------------------------
     barrage_dp_reduction: Literal["source_lv"] = Field(
-        "source_lv", description="G-G06 (invented): DP減少数 = the bullet source Lv (min 1).")
+        "source_lv", description="G-G06 (invented): DP減少数 = the bullet source Lv (min 1). The only "
+        "value.")
     barrage_base_damage: int = Field(0, description="G-G06 (invented): 基本ダメージ; fixed damage = Lv + this.")
     # -- defence (G-G09, G-G16) ---------------------------------------------------------
     defence_tie: Literal["defender", "attacker"] = Field(
