@@ -71,13 +71,15 @@ def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
     for c in unused(f, "consume"):
         if c.damage_dice <= 0:
             continue
+        info = (f"{c.damage_dice}D+{c.stat}, 固定達成値{hit_value(f, c)}, 自分のDP+{recovery(st, f, c)}; "
+                "行動を消費")
         if c.targets == "all":
-            opts.append(Option(f"sc:{c.id}", f"{c.name} (敵全員に{c.damage_dice}D+{c.stat})", data={"kind": "sc",
+            opts.append(Option(f"sc:{c.id}", f"消費型 {c.name} → 敵全員 ({info})", data={"kind": "sc",
                                                                    "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
         else:
             for t in st.enemies(f):
                 if not t.hidden:
-                    opts.append(Option(f"sc:{c.id}:{t.id}", f"{c.name}→{t.name} ({c.damage_dice}D+{c.stat})",
+                    opts.append(Option(f"sc:{c.id}:{t.id}", f"消費型 {c.name} → {t.name} ({info})",
                                        data={"kind": "sc", "target": t.id,
                                              "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
     return opts
