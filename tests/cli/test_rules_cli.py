@@ -50,8 +50,12 @@ def test_unknown_topic_lists_known() -> None:
 def test_topics_listing_and_other_systems() -> None:
     res = runner.invoke(app, ["rules", "fantasy"])
     assert res.exit_code == 0 and "水場" in res.stdout and "狭い部屋" in res.stdout
+    res = runner.invoke(app, ["rules", "sengensyou", "ホーミング"])
+    assert res.exit_code == 0 and "G-R16" in res.stdout and "対象数 × 2" in res.stdout and "Lv5→3D" in res.stdout
+    res = runner.invoke(app, ["rules", "sengensyou"])
+    assert res.exit_code == 0 and "graze" in res.stdout and "master_spark" in res.stdout
     res = runner.invoke(app, ["rules", "sengensyou", "無防備"])
-    assert res.exit_code == 1 and "not yet available" in res.stderr
+    assert res.exit_code == 2 and "unknown sengensyou topic" in res.stderr
     res = runner.invoke(app, ["rules", "nosuch", "x"])
     assert res.exit_code == 2 and "unknown system" in res.stderr
 

@@ -13,7 +13,7 @@ Decision kinds and option keys (stable: they are the save format)::
                  melee:TARGET:N                 G-R17 N DP on the approach, then melee_hit
                  spell:ID:TARGET:N              G-G22 ≤ 3D, costs 霊力
                  sc:CARD[:TARGET]               G-R21 消費型 card as the action
-                 other:N | wait | end           G-R02 / G-R06 / (防御専念)
+                 other:N | wait | end           G-R02 / G-R06 / end: 防御専念, or DP spent this turn (G-G26)
                  move:free | move:roll:N | escape | deploy:CARD | shoudan:CARD | graze:reiryoku:K
                                                 free actions (G-R08, G-R09, G-R21, G-R12)
     melee_hit    hit:N

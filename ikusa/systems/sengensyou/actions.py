@@ -13,16 +13,20 @@ from itertools import combinations, product
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou import attacks, gm, graze, movement, spellcards
 from ikusa.systems.sengensyou.bullets import (
+    BARRAGE_DP,
+    HOMING_BOOST_BONUS,
+    HOMING_DP_PER_TARGET,
+    MIN_COMBAT_DICE,
     barrage_numbers,
     can_melee,
+    homing_cost,
     homing_target_cap,
     melee_numbers,
     variants,
 )
 from ikusa.systems.sengensyou.catalog import catalog
 from ikusa.systems.sengensyou.character import Fighter
-from ikusa.systems.sengensyou.checks_flow import p_at_least
-from ikusa.systems.sengensyou.defence import hit_odds
+from ikusa.systems.sengensyou.defence import check_odds, dp_to_evade, hit_odds
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 FREE_PREFIXES = ("move:", "escape", "deploy:", "shoudan:", "graze:reiryoku:")
@@ -55,87 +59,158 @@ def expected(dice: int, fixed: int) -> float:
     return dice * 3.5 + fixed
 
 
-def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
-    """Every legal attack action for ``f`` now, with odds where they are known."""
+def _pct(p: float) -> str:
+    return f"{p:.0%}"
+
+
+def barrage_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """G-R18 / G-R20: 弾幕 for BARRAGE_DP DP against every enemy."""
+    if f.dp < BARRAGE_DP:
+        return []
     opts: list[Option] = []
-    if f.dp >= 1:
-        for v in variants(f, "barrage", need_skill=st.opt.require_attack_skill):
-            x, dmg = barrage_numbers(v, st.opt.barrage_base_damage)
-            opts.append(Option(f"barrage:{v.key}", f"弾幕 {v.bullet.name} (DP1, 全ての敵にDP減少{x}/ダメージ{dmg})",
-                               cost=1, data={"kind": "barrage", "src": v.key, "reduction": x, "damage": dmg,
-                                     "exp_damage": float(dmg)}))
-    cap = attack_cap(st, f)
-    if can_use_front_attacks(f) and cap >= 1:
-        for v in variants(f, "shot", need_skill=st.opt.require_attack_skill):
-            base = v.check_base(f)
-            for t in shot_targets(st, f):
-                for n in range(1, cap + 1):
-                    odds = hit_odds(st, t, base, n)
-                    opts.append(Option(
-                        f"shot:{t.id}:{n}:{v.key}",
-                        f"ショット→{t.name} {v.bullet.name} {base}+{n}D6 (ダメージ{v.damage_text()}; "
-                        f"全力回避に対する命中率)", cost=n, odds=odds,
-                        data={"kind": "shot", "target": t.id, "dp": n, "src": v.key,
-                              "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
-    hv = variants(f, "homing", need_skill=st.opt.require_attack_skill)
-    if hv and f.dp >= 2:
-        targets = [t for t in st.enemies(f) if not t.hidden]
-        kmax = min(homing_target_cap(f), len(targets))
-        boost_levels = (0, 1, 2) if st.opt.homing_boost_repeatable else (0, 1)
-        for v in hv:
-            for k in range(1, kmax + 1):
-                for group in combinations(targets, k):
-                    for boosts in product(boost_levels, repeat=k):
-                        cost = 2 * k + 2 * sum(boosts)
-                        if cost > f.dp:
-                            continue
-                        spec = ",".join(t.id + (f"+{b}" if b else "") for t, b in zip(group, boosts, strict=True))
-                        opts.append(Option(
-                            f"homing:{v.key}:{spec}",
-                            f"ホーミング {v.bullet.name} 達成値{v.check_base(f)}(+10/追加2DP) → {spec} "
-                            f"(DP{cost}, ダメージ{v.damage_text()})", cost=cost,
-                            data={"kind": "homing", "src": v.key, "targets": [t.id for t in group],
-                                  "boosts": list(boosts), "base": v.check_base(f),
-                                  "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
-    if can_melee(f) and can_use_front_attacks(f) and cap >= 2:
-        for t in shot_targets(st, f):
-            tn = attacks.approach_tn(st, t)
-            base = f.stat("感覚") + f.skill("回避")
-            for n in range(1, cap):
+    for v in variants(f, "barrage", need_skill=st.opt.require_attack_skill):
+        x, dmg = barrage_numbers(v, st.opt.barrage_base_damage)
+        label = f"弾幕 {v.bullet.name} DP{BARRAGE_DP}: 敵全員にDP減少{x}か固定ダメージ{dmg}"
+        opts.append(Option(f"barrage:{v.key}", label, cost=BARRAGE_DP,
+                           data={"kind": "barrage", "src": v.key, "reduction": x, "damage": dmg,
+                                 "exp_damage": float(dmg)}))
+    return opts
+
+
+def shot_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
+    """G-R15 / G-R20: ショット with n DP (n d6) at a front-row, discovered enemy.  ``odds`` is
+    the chance the shot still hits when the target evades with every die it may use; the
+    label adds what the shot is likely to cost the target (dice to evade the average)."""
+    opts: list[Option] = []
+    if not can_use_front_attacks(f) or cap < MIN_COMBAT_DICE:
+        return opts
+    vs = variants(f, "shot", need_skill=st.opt.require_attack_skill)
+    targets = shot_targets(st, f)
+    for v in vs:
+        base = v.check_base(f)
+        src = f" {v.bullet.name}〈{v.check_skill}〉" if len(vs) > 1 else ""
+        for n in range(MIN_COMBAT_DICE, cap + 1):  # every target at 1 DP, then at 2 DP, …
+            for t in targets:
+                odds = hit_odds(st, f, t, base, n)
+                need = dp_to_evade(st, f, t, base, n)
+                cost_t = f"回避に約{need}DP要" if need is not None else "回避困難"
                 opts.append(Option(
-                    f"melee:{t.id}:{n}", f"近接攻撃→{t.name} 接近判定 {base}+{n}D6 ≥ {tn} "
-                    f"(ダメージ{melee_numbers(f)[1]}D+{melee_numbers(f)[2]}; 接近成功率)", cost=n,
-                    odds=p_at_least(base, n, tn), data={"kind": "melee", "target": t.id, "dp": n,
-                                                       "exp_damage": expected(*melee_numbers(f)[1:])}))
+                    f"shot:{t.id}:{n}:{v.key}",
+                    f"ショット→{t.name} {n}DP{src} {base}+{n}D6 ダメージ{v.damage_text()} "
+                    f"(相手DP{t.dp}: {cost_t}; 全DP回避でも命中{_pct(odds)})",
+                    cost=n, odds=odds,
+                    data={"kind": "shot", "target": t.id, "dp": n, "src": v.key,
+                          "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
+    return opts
+
+
+def homing_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """G-R16 / G-R20: ホーミング at up to ceil(〈ホーミング〉/2) targets, 2 DP each, +10 per
+    extra 2 DP on a target (once unless G-G12 says repeatable; then at most twice)."""
+    hv = variants(f, "homing", need_skill=st.opt.require_attack_skill)
+    opts: list[Option] = []
+    if not hv or f.dp < HOMING_DP_PER_TARGET:
+        return opts
+    targets = [t for t in st.enemies(f) if not t.hidden]
+    kmax = min(homing_target_cap(f), len(targets))
+    boost_levels = (0, 1, 2) if st.opt.homing_boost_repeatable else (0, 1)
+    for v in hv:
+        for k in range(1, kmax + 1):
+            for group in combinations(targets, k):
+                for boosts in product(boost_levels, repeat=k):
+                    cost = homing_cost(boosts)
+                    if cost > f.dp:
+                        continue
+                    spec = ",".join(t.id + (f"+{b}" if b else "") for t, b in zip(group, boosts, strict=True))
+                    base = v.check_base(f)
+                    shown = ", ".join(f"{t.name}:{base + HOMING_BOOST_BONUS * b}"
+                                      for t, b in zip(group, boosts, strict=True))
+                    opts.append(Option(
+                        f"homing:{v.key}:{spec}",
+                        f"ホーミング {v.bullet.name} DP{cost} 固定達成値 {shown} (ダメージ{v.damage_text()})",
+                        cost=cost,
+                        data={"kind": "homing", "src": v.key, "targets": [t.id for t in group],
+                              "boosts": list(boosts), "base": base,
+                              "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
+    return opts
+
+
+def melee_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
+    """G-R17 / G-G15: n DP on the approach (at least one die left for the hit check)."""
+    opts: list[Option] = []
+    if not (can_melee(f) and can_use_front_attacks(f) and cap >= 2 * MIN_COMBAT_DICE):
+        return opts
+    _, ddice, dfixed = melee_numbers(f)
+    base = f.stat("感覚") + f.skill("回避")
+    targets = shot_targets(st, f)
+    for n in range(MIN_COMBAT_DICE, cap - MIN_COMBAT_DICE + 1):
+        for t in targets:
+            tn = attacks.approach_tn(st, t)
+            opts.append(Option(
+                f"melee:{t.id}:{n}", f"近接攻撃→{t.name} 接近{n}DP 感覚+〈回避〉{base}+{n}D6 ≥ {tn} "
+                f"(ダメージ{ddice}D+{dfixed}; 接近成功率{_pct(check_odds(st, f, base, n, tn))})", cost=n,
+                odds=check_odds(st, f, base, n, tn),
+                data={"kind": "melee", "target": t.id, "dp": n, "exp_damage": expected(ddice, dfixed)}))
+    return opts
+
+
+def spell_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
+    """G-R20 / G-G22: スペル with ≤ 3D, paying 霊力."""
+    opts: list[Option] = []
     for sp_id in f.spec.spells:
         sp = catalog().spells[sp_id]
         if f.ability(sp.ability) < 1 or f.reiryoku < sp.reiryoku:
             continue
         base = f.stat(sp.stat) + f.ability(sp.ability)
         for t in [t for t in st.enemies(f) if not t.hidden]:
-            for n in range(1, min(st.opt.other_max_dice, cap) + 1):
+            for n in range(MIN_COMBAT_DICE, min(st.opt.other_max_dice, cap) + 1):
+                odds = check_odds(st, f, base, n, sp.tn)
                 opts.append(Option(f"spell:{sp_id}:{t.id}:{n}",
-                                   f"スペル {sp.name}→{t.name} 発動 {base}+{n}D6 ≥ {sp.tn} (霊力{sp.reiryoku})",
-                                   cost=n, odds=p_at_least(base, n, sp.tn),
+                                   f"スペル {sp.name}→{t.name} {n}DP 発動{base}+{n}D6 ≥ {sp.tn} "
+                                   f"(霊力{sp.reiryoku}; 発動率{_pct(odds)})",
+                                   cost=n, odds=odds,
                                    data={"kind": "spell", "spell": sp_id, "target": t.id, "dp": n,
                                          "exp_damage": expected(sp.damage_dice, f.stat(sp.damage_stat))}))
-    opts.extend(spellcards.attack_options(st, f))
-    for n in range(1, min(st.opt.other_max_dice, f.dp) + 1):
-        opts.append(Option(f"other:{n}", f"その他の行動 ({n}D6, 最大3D)", cost=n, data={"kind": "other", "dp": n}))
     return opts
 
 
+def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """Every legal attack action for ``f`` now, with odds where they are known.
+
+    Order (the short lists first; keys are unchanged): 弾幕, ホーミング, 消費型スペルカード,
+    スペル, ショット (every target at 1 DP, then 2 DP …), 近接攻撃 (likewise)."""
+    cap = attack_cap(st, f)
+    opts = barrage_options(st, f) + homing_options(st, f) + spellcards.attack_options(st, f)
+    opts += spell_options(st, f, cap) + shot_options(st, f, cap) + melee_options(st, f, cap)
+    return opts
+
+
+def other_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """G-R02 / G-G33: その他 with at most 3 dice."""
+    return [Option(f"other:{n}", f"その他の行動 {n}DP (最大{st.opt.other_max_dice}D, 結果はGM裁定)", cost=n,
+                   data={"kind": "other", "dp": n})
+            for n in range(MIN_COMBAT_DICE, min(st.opt.other_max_dice, f.dp) + 1)]
+
+
 def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
-    """The action decision: attack actions (unless 防御専念), 待機 / 終了, free actions."""
+    """The action decision: 待機 / 行動終了, attack actions (unless 防御専念), その他, free actions
+    (spell cards, graze → 霊力, escape, movement: the long rolled-move list last).
+
+    G-G26: 待機 means no attack and no DP-spent on the own turn; after a rolled move
+    (DP spent) the turn can only end without the 待機 bonus."""
     opts: list[Option] = []
     if f.focus:
         opts.append(Option("end", "防御専念中: 行動終了", data={"kind": "end"}))
     else:
+        if f.turn_dp_spent:
+            opts.append(Option("end", "行動終了 (DPを使ったので待機ボーナス無し)", data={"kind": "end"}))
+        else:
+            opts.append(Option("wait", f"待機 (次ターンDP回復 +{st.opt.wait_recovery_bonus})", data={"kind": "wait"}))
         opts.extend(attack_options(st, f))
-        opts.append(Option("wait", f"待機 (次ターンDP回復 +{st.opt.wait_recovery_bonus})", data={"kind": "wait"}))
-    opts.extend(movement.free_options(st, f))
+        opts.extend(other_options(st, f))
     opts.extend(spellcards.free_options(st, f))
     opts.extend(graze.reiryoku_options(f))
+    opts.extend(movement.free_options(st, f))
     return opts
 
 
@@ -159,8 +234,12 @@ def take_action(st: SengensyouState, f: Fighter) -> Flow:
             st.emit("wait", "G-R06,G-G26", f"{f.name} 待機 (次ターンのDP回復 +{st.opt.wait_recovery_bonus})",
                     who=f.id)
             gm.hidden_check(st, f, acting=False)
-        else:
+        elif f.focus:
             st.emit("end", "G-R07", f"{f.name} 防御専念のため攻撃しない", who=f.id)
+            gm.hidden_check(st, f, acting=False)
+        else:
+            st.emit("end", "G-G26", f"{f.name} 行動終了 (移動にDPを使ったので待機ではない)", who=f.id)
+            gm.hidden_check(st, f, acting=False)
         return
     gm.hidden_check(st, f, acting=True)
     yield from attacks.resolve(st, f, key)

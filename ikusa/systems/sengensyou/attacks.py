@@ -9,10 +9,21 @@ from __future__ import annotations
 from ikusa.engine.protocol import Option
 from ikusa.engine.rounding import round_up
 from ikusa.systems.sengensyou import defence, gm, graze, spellcards
-from ikusa.systems.sengensyou.bullets import Variant, barrage_numbers, melee_numbers, variants
+from ikusa.systems.sengensyou.bullets import (
+    BARRAGE_DP,
+    HOMING_BOOST_BONUS,
+    Variant,
+    barrage_numbers,
+    homing_cost,
+    melee_numbers,
+    variants,
+)
 from ikusa.systems.sengensyou.catalog import AttackKind, catalog
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+
+#: G-G21: a spell's resistance TN when its data gives none: this + the caster's ability Lv
+RESIST_TN_FALLBACK_BASE = 10
 
 
 def find_variant(st: SengensyouState, f: Fighter, kind: AttackKind, key: str) -> Variant:
@@ -53,11 +64,11 @@ def resolve(st: SengensyouState, f: Fighter, key: str) -> Flow:
 def barrage(st: SengensyouState, f: Fighter, v: Variant) -> Flow:
     """G-R18 / G-R20 / G-G07: 1 DP; every enemy (back row and hidden included) pays the DP
     reduction (→ graze) or takes the fixed damage; no evasion or guard."""
-    f.spend_dp(1)
+    f.spend_dp(BARRAGE_DP)
     x, dmg = barrage_numbers(v, st.opt.barrage_base_damage)
     st.attack_serial += 1
     st.emit("barrage", "G-R18,G-R20,G-G06",
-            f"{f.name} 弾幕 {v.bullet.name} (DP1消費 → {f.dp}): 敵全員にDP減少{x} または 固定ダメージ{dmg}",
+            f"{f.name} 弾幕 {v.bullet.name} (DP{BARRAGE_DP}消費 → {f.dp}): 敵全員にDP減少{x} または 固定ダメージ{dmg}",
             who=f.id, reduction=x, damage=dmg, src=v.key)
     for t in st.enemies(f):
         yield from barrage_target(st, f, t, x, dmg)
@@ -129,21 +140,24 @@ def shot(st: SengensyouState, f: Fighter, t: Fighter, n: int, v: Variant) -> Flo
 def homing(st: SengensyouState, f: Fighter, v: Variant, targets: list[tuple[Fighter, int]]) -> Flow:
     """G-R16 / G-R20: DP = 2 × targets (+2 per boost); fixed 達成値 (+10 per boost); damage dice
     halved (切り上げ); evaded → graze 2 × defender dice; each target defends alone (G-G34)."""
-    cost = 2 * len(targets) + 2 * sum(b for _, b in targets)
+    cost = homing_cost([b for _, b in targets])
     f.spend_dp(cost)
     base = v.check_base(f)
     st.emit("homing", "G-R16,G-R20",
             f"{f.name} ホーミング {v.bullet.name} DP{cost}消費 (→{f.dp}) 達成値{base} (固定値) → "
-            + ", ".join(f"{t.name}{'+' + str(10 * b) if b else ''}" for t, b in targets),
+            + ", ".join(f"{t.name}{'+' + str(HOMING_BOOST_BONUS * b) if b else ''}" for t, b in targets),
             who=f.id, cost=cost, base=base, targets=[t.id for t, _ in targets])
     for t, b in targets:
         if not t.active:
             continue
         st.attack_serial += 1
-        total = base + 10 * b
+        total = base + HOMING_BOOST_BONUS * b
+        if not gm.far_hit(st, f, total):  # G-R24 / G-G29: from 100 m the GM's TN applies to every hit
+            continue
         res = yield from defence.defend(st, f, t, "homing", total)
         if res.outcome == "evaded":
-            graze.gain(st, t, 2 * res.dice, "G-R11", f"ホーミング回避 (回避{res.dice}D × 2)")
+            graze.gain(st, t, graze.HOMING_EVADE_FACTOR * res.dice, "G-R11",
+                       f"ホーミング回避 (回避{res.dice}D × {graze.HOMING_EVADE_FACTOR})")
         elif res.outcome in ("hit", "guard_failed"):
             yield from defence.damage(st, f, res.target, "homing", dice=v.damage_dice,
                                       fixed=f.stat(v.stat) + v.fixed_damage, reduction=res.reduction,
@@ -165,12 +179,14 @@ def melee(st: SengensyouState, f: Fighter, t: Fighter, n: int) -> Flow:
             success=ok)
     if not ok:
         return
-    graze.gain(st, f, n, "G-R11", f"接近判定成功 ({n}D)")
+    graze.gain(st, f, graze.APPROACH_FACTOR * n, "G-R11", f"接近判定成功 ({n}D)")
     if f.dp < 1 or not t.active:
         st.emit("melee_abort", "G-G10", f"{f.name} はDPが無く命中判定できない (ダイス1個以上必要)", who=f.id)
         return
-    opts = [Option(f"hit:{k}", f"命中判定 {melee_numbers(f)[0]}+{k}D6 (全力回避に対する命中率)", cost=k,
-                   odds=defence.hit_odds(st, t, melee_numbers(f)[0], k)) for k in range(1, f.dp + 1)]
+    cap = f.dp if gm.attacker_dice_cap(st, f) is None else min(f.dp, gm.attacker_dice_cap(st, f) or 0)
+    opts = [Option(f"hit:{k}", f"命中判定 {k}DP {melee_numbers(f)[0]}+{k}D6 (全DP回避でも命中"
+                   f"{defence.hit_odds(st, f, t, melee_numbers(f)[0], k):.0%})", cost=k,
+                   odds=defence.hit_odds(st, f, t, melee_numbers(f)[0], k)) for k in range(1, cap + 1)]
     key = yield from ask(f.id, "melee_hit", f"{f.name}: 近接攻撃の命中判定に使うDP (DP {f.dp})", opts)
     k = int(key.split(":")[1])
     f.spend_dp(k)
@@ -202,7 +218,7 @@ def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Fl
     if not ok:
         return
     if sp.resist is not None:
-        tn = sp.resist_tn if sp.resist_tn is not None else 10 + f.ability(sp.ability)  # G-G21 fallback
+        tn = sp.resist_tn if sp.resist_tn is not None else RESIST_TN_FALLBACK_BASE + f.ability(sp.ability)
         resisted = yield from defence.resist(st, f, t, sp.resist, tn)
         if not resisted:
             yield from defence.damage(st, f, t, "spell", dice=sp.damage_dice, fixed=f.stat(sp.damage_stat),

@@ -13,6 +13,24 @@ from ikusa.systems.sengensyou.catalog import AttackKind, Bullet, catalog
 from ikusa.systems.sengensyou.character import Fighter
 
 ATTACK_SKILL = {"barrage": "弾幕", "shot": "ショット", "homing": "ホーミング"}
+
+# The reference table's costs and fixed numbers (G-R16, G-R20; 003:L317-L320, L272-L289).
+#: 弾幕: DP消費1 (003:L317)
+BARRAGE_DP = 1
+#: ホーミング: DP消費「対象数×2」 (003:L319)
+HOMING_DP_PER_TARGET = 2
+#: ホーミング: 判定値 + 10 is the fixed 達成値 (003:L272-L286)
+HOMING_FIXED_BONUS = 10
+#: ホーミング: 目標一体ごとに2DP追加消費で達成値+10 (003:L319)
+HOMING_BOOST_DP = 2
+HOMING_BOOST_BONUS = 10
+#: combat checks roll at least this many dice (G-R03, G-G10); 近接攻撃 pays it twice
+MIN_COMBAT_DICE = 1
+
+
+def homing_cost(boosts: list[int] | tuple[int, ...]) -> int:
+    """G-R20: 2 DP per target plus 2 DP per +10 boost."""
+    return HOMING_DP_PER_TARGET * len(boosts) + HOMING_BOOST_DP * sum(boosts)
 ATTACK_JA = {"barrage": "弾幕", "shot": "ショット", "homing": "ホーミング", "melee": "近接攻撃"}
 
 
@@ -32,7 +50,7 @@ class Variant:
 
     def check_base(self, f: Fighter) -> int:
         """判定値 (shot) or fixed 達成値 before per-target boosts (homing: +10, G-R16)."""
-        extra = 10 if self.kind == "homing" else 0
+        extra = HOMING_FIXED_BONUS if self.kind == "homing" else 0
         return f.stat(self.stat) + f.skill(self.check_skill) + self.check_bonus + extra
 
     def damage_text(self) -> str:
@@ -74,6 +92,8 @@ def variants(f: Fighter, kind: AttackKind, *, need_skill: bool = True) -> list[V
             continue
         if kind == "homing" and b.homing_needs_item and b.homing_needs_item not in f.spec.items:
             continue  # G-R04: weapons home only with [業物]
+        if kind == "shot" and any(f.skill(s) < 1 for s in b.shot_needs_skills):
+            continue  # G-R15 (003:L269): a shooting weapon's shot needs both skills
         lv = source_level(f, b)
         stat, bonus = _stat_for(f, b)
         fixed = f.skill(b.fixed_damage_skill) if b.fixed_damage_skill else 0

@@ -40,6 +40,7 @@ class Bullet(_Model):
     weapon_skill: str | None = None  # shooting weapon: +Lv fixed when judged with it (G-G20)
     fixed_damage_skill: str | None = None  # blade wave: +〈【近接武器】〉Lv fixed (003:L270-271)
     homing_needs_item: str | None = None  # weapons home only with [業物] (G-R04)
+    shot_needs_skills: tuple[str, ...] = ()  # 射撃武器: 〈【射撃武器】〉〈ショット〉の両方が必要 (003:L269)
 
     @property
     def level_kind(self) -> str:

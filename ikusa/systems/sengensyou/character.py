@@ -42,8 +42,9 @@ class CharacterSpec(BaseModel):
     dp_max: int | None = Field(None, ge=0, description="override of the G-G03 formula")
     dp_recovery: int | None = Field(None, ge=0, description="override of the G-G03 formula")
     reiryoku: int | None = Field(None, ge=0)
-    dp: int | None = Field(None, ge=0, description="DP at combat start, e.g. what is left after a tense "
-                           "lead-in (G-R23); default per options.dp_start (G-G35)")
+    dp: int | None = Field(None, ge=0, description="DP recorded at the end of a tense lead-in (G-R23). With "
+                           "options.dp_start 'full' it is the DP at combat start (the GM has not restored yet); "
+                           "with 'recovery' the character starts with this + DP回復数 (G-G35)")
     vigilant: bool = Field(True, description="警戒 (G-R24): false = can be completely surprised")
     in_alarm: bool = Field(False, description="inside [警報術]/[識域結界] (G-R24)")
     hidden: bool = Field(False, description="present but undiscovered (G-R27)")
@@ -104,6 +105,7 @@ class Fighter:
     acted: bool = False
     guard_used: bool = False  # once per turn (G-R19)
     moved: bool = False
+    turn_dp_spent: bool = False  # DP spent on an own-turn free action (G-G26: then not 待機)
     escaping: bool = False
     escape_score: int = 0
     sc_used: set[str] = field(default_factory=set)
@@ -155,11 +157,12 @@ def new_fighter(spec: CharacterSpec, opt: SengensyouOptions, *, dp: int | None =
     """Runtime state at combat start (G-G03 / G-G35: DP starts full by default)."""
     dmax = dp_max_of(spec, opt)
     rec = dp_recovery_of(spec, opt)
-    start = dmax if opt.dp_start == "full" else min(dmax, rec)
     if dp is None:
         dp = spec.dp
-    if dp is not None:
-        start = min(dmax, dp)
+    if opt.dp_start == "recovery":  # G-G35: DP left after the lead-in (0 unless given) + DP回復数
+        start = min(dmax, (dp or 0) + rec)
+    else:
+        start = dmax if dp is None else min(dmax, dp)
     hp = hp_of(spec, opt)
     rei = reiryoku_of(spec, opt)
     return Fighter(spec=spec, hp_max=hp, hp=hp, dp_max=dmax, dp=start, dp_recovery=rec,

@@ -48,11 +48,60 @@ def evade_base(st: SengensyouState, t: Fighter) -> int:
     return t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0)
 
 
-def hit_odds(st: SengensyouState, t: Fighter, base: int, n: int) -> float:
-    """Chance that ``base`` + n d6 beats ``t`` evading with all its DP (ties to the defender)."""
+def tie_shift(st: SengensyouState) -> int:
+    """G-G09: a defence succeeds when its 達成値 ≥ attack + this (0: ties to the defender)."""
+    return 0 if st.opt.defence_tie == "defender" else 1
+
+
+def check_odds(st: SengensyouState, who: Fighter, base: int, n: int, target: int) -> float:
+    """P(``who``'s check 判定値 ``base`` + n d6 ≥ ``target``); certain (1 or 0) when ``who``
+    uses the GM's fixed values (G-R29)."""
+    if st.uses_fixed_dice(who):
+        return 1.0 if base + st.fixed_dice(n) >= target else 0.0
+    return p_at_least(base, n, target)
+
+
+def defence_odds(st: SengensyouState, who: Fighter, base: int, n: int, attack: int) -> float:
+    """Chance a defence (回避/ガード) with n dice succeeds against 達成値 ``attack`` (G-G09)."""
+    return check_odds(st, who, base, n, attack + tie_shift(st))
+
+
+def hit_odds(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) -> float:
+    """Chance that ``a``'s attack (``base`` + n d6) still hits when ``t`` evades with *all* the
+    DP it may use (surprise caps and penalties included, G-R24; ties per G-G09; fixed NPC
+    values per G-R29).  1.0 when ``t`` cannot evade."""
     from ikusa.systems.sengensyou.checks_flow import p_beats
 
-    return 1.0 if t.dp == 0 else 1.0 - p_beats(evade_base(st, t), t.dp, base, n)
+    sup = gm.surprise(st, a, t)
+    dp = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
+    if dp == 0 or sup.no_evasion:
+        return 1.0
+    eb = evade_base(st, t) - sup.penalty - tie_shift(st)  # defender succeeds iff eb' + dice ≥ attack
+    if st.uses_fixed_dice(t):
+        return check_odds(st, a, base, n, eb + st.fixed_dice(dp) + 1)
+    if st.uses_fixed_dice(a):
+        return 1.0 - p_at_least(eb, dp, base + st.fixed_dice(n))
+    return 1.0 - p_beats(eb, dp, base, n)
+
+
+def dp_to_evade(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) -> int | None:
+    """The fewest dice with which ``t`` evades ``a``'s average attack (base + 3.5 n) at least
+    half the time — what a shot of n DP is likely to cost the target (G-R31: shots force DP
+    spending).  None when no amount it may use suffices."""
+    from fractions import Fraction
+
+    from ikusa.engine.rounding import round_up
+
+    sup = gm.surprise(st, a, t)
+    dp = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
+    if sup.no_evasion:
+        return None
+    attack = base + round_up(Fraction(7 * n, 2))
+    eb = evade_base(st, t) - sup.penalty
+    for k in range(1, dp + 1):
+        if defence_odds(st, t, eb, k, attack) >= 0.5:
+            return k
+    return None
 
 
 def guard_base(st: SengensyouState, g: Fighter) -> int:
@@ -75,14 +124,14 @@ def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, tota
     eb = t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0) - sup.penalty
     for n in range(1, cap + 1):
         opts.append(Option(f"evade:{n}", f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}", cost=n,
-                           odds=p_at_least(eb + (0 if st.opt.defence_tie == "defender" else -1), n, total),
+                           odds=defence_odds(st, t, eb, n, total),
                            data={"defence": "evade", "dp": n}))
     if can_guard(t):
         gb = guard_base(st, t) - sup.penalty
         red = st.opt.guard_reduction_per_lv * t.skill("近接武器")
         for n in range(1, cap + 1):
             opts.append(Option(f"guard:{n}", f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})",
-                               cost=n, odds=p_at_least(gb, n, total), data={"defence": "guard", "dp": n}))
+                               cost=n, odds=defence_odds(st, t, gb, n, total), data={"defence": "guard", "dp": n}))
     for g in st.allies(t):
         if g.row == "front" and can_guard(g) and not g.hidden and g.id not in declined:
             opts.append(Option(f"cover:{g.id}", f"{g.name}にガードを頼む (前衛からの他人へのガード)",
@@ -110,7 +159,7 @@ def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -
         if key.startswith("cover:"):
             g = st.f(key.split(":")[1])
             gopts = [Option(f"guard:{n}", f"{t.name}をかばってガード {guard_base(st, g)}+{n}D6 ≥ {total}", cost=n,
-                            odds=p_at_least(guard_base(st, g), n, total)) for n in range(1, g.dp + 1)]
+                            odds=defence_odds(st, g, guard_base(st, g), n, total)) for n in range(1, g.dp + 1)]
             gopts.append(Option("decline", "ガードしない"))
             gkey = yield from ask(g.id, "cover", f"{g.name}: {t.name}への{KIND_JA[kind]} 達成値{total} をガードするか",
                                   gopts)
@@ -163,7 +212,7 @@ def resist(st: SengensyouState, a: Fighter, t: Fighter, skill: str, tn: int) -> 
     stat = "意志" if skill == "精神抵抗" else "耐久"
     base = t.stat(stat) + t.skill(skill) + (st.opt.focus_bonus if t.focus else 0)
     cap = min(t.dp, st.opt.resist_max_dice)
-    opts = [Option(f"resist:{n}", f"{stat}+〈{skill}〉{base}+{n}D6 ≥ {tn}", cost=n, odds=p_at_least(base, n, tn))
+    opts = [Option(f"resist:{n}", f"{stat}+〈{skill}〉{base}+{n}D6 ≥ {tn}", cost=n, odds=check_odds(st, t, base, n, tn))
             for n in range(0, cap + 1)]
     key = yield from ask(t.id, "resist", f"{t.name}: {a.name}のスペルに〈{skill}〉で抵抗 (目標{tn})", opts)
     n = int(key.split(":")[1])

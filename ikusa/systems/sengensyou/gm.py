@@ -39,6 +39,8 @@ def perception(f: Fighter) -> int:
 
 
 ALARM_ABILITIES = ("警報術", "識域結界")
+#: G-R28 (X6): reinforcements enter with DP = DP回復数 × this
+REINFORCEMENT_DP_FACTOR = 2
 
 
 def in_alarm(st: SengensyouState, t: Fighter) -> bool:
@@ -114,9 +116,9 @@ def arrive_reinforcements(st: SengensyouState) -> None:
         f = st.f(fid)
         if turn == st.turn and not f.in_battle:
             f.in_battle = True
-            f.dp = min(f.dp_max, f.dp_recovery * 2)
-            st.emit("reinforcement", "G-R28", f"{f.name} が増援として参戦 (DP = DP回復数{f.dp_recovery} × 2 = {f.dp})",
-                    who=f.id, dp=f.dp)
+            f.dp = min(f.dp_max, f.dp_recovery * REINFORCEMENT_DP_FACTOR)
+            st.emit("reinforcement", "G-R28", f"{f.name} が増援として参戦 (DP = DP回復数{f.dp_recovery} × "
+                    f"{REINFORCEMENT_DP_FACTOR} = {f.dp})", who=f.id, dp=f.dp)
 
 
 def simplified_order(st: SengensyouState) -> list[str]:

@@ -12,6 +12,22 @@ from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import SengensyouState
 
+#: G-R11 gains (003:L116-L131, L331-L335), applied in attacks.py:
+#: 弾幕 paid with DP → the DP paid; ショット evaded → attacker's + evader's dice;
+#: ホーミング evaded → evader's dice × HOMING_EVADE_FACTOR; melee approach succeeded → the
+#: approach dice × APPROACH_FACTOR to the attacker; evading melee or guarding → nothing.
+HOMING_EVADE_FACTOR = 2
+APPROACH_FACTOR = 1
+#: (situation, who gains, formula, rule) — printed by ``ikusa rules sengensyou graze``
+GAINS: tuple[tuple[str, str, str, str], ...] = (
+    ("弾幕をDPで受けた", "受けた側", "支払ったDP減少数 (DP不足で命中・無視を選んだ場合は0)", "G-R11,G-G07"),
+    ("ショットを回避", "回避側", "攻撃のダイス数 + 回避のダイス数", "G-R11"),
+    ("ホーミングを回避", "回避側", f"回避のダイス数 × {HOMING_EVADE_FACTOR}", "G-R11"),
+    ("近接攻撃の接近判定に成功", "攻撃側", f"接近判定のダイス数 × {APPROACH_FACTOR}", "G-R11,G-G15"),
+    ("近接攻撃を回避", "回避側", "0", "G-R11"),
+    ("ガードで防いだ", "ガード側", "0", "G-R11,G-R19"),
+)
+
 REIRYOKU_RATE = 5
 RESIST_RATE = 3
 REIGEKI_RATE = 3

@@ -60,6 +60,12 @@ def _explain(st: SengensyouState, d: Decision, action: str) -> RuleViolation | N
                 return RuleViolation("G-R10", S_ROW, f"{g.name} is in the back row (後衛) and cannot guard others")
             if g.guard_used:
                 return RuleViolation("G-R19", S_DEF, f"{g.name} has already guarded this turn (ガードは1ターンに1回)")
+        if action == "wait" and d.kind == "action" and actor.turn_dp_spent:
+            return RuleViolation("G-G26", "003 待機", f"{actor.name} spent DP on its turn (a rolled move): that is "
+                                 "not 待機 (no +2 next recovery); end the turn with 'end'")
+        if action == "end" and d.kind == "action":
+            return RuleViolation("G-R06", "003 待機", "a turn without an attack is 待機 ('wait'); 'end' is only for "
+                                 "防御専念 or after spending DP on the turn")
         if head == "guard" and actor.guard_used:
             return RuleViolation("G-R19", S_DEF, f"{actor.name} has already guarded this turn (ガードは1ターンに1回)")
         if head == "guard" and d.kind == "barrage":

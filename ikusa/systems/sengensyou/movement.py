@@ -19,13 +19,14 @@ def free_move(f: Fighter) -> int:
 
 
 def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    """Escape declaration, then movement (free first, rolled last: the longest list)."""
     opts: list[Option] = []
-    if not f.moved:
-        opts.append(Option("move:free", f"移動 {free_move(f)}mまで (判定無し, DP不要)"))
-        opts += [Option(f"move:roll:{n}", f"移動判定 身体+〈回避〉{free_move(f)}+{n}D6 (m)", cost=n)
-                 for n in range(1, f.dp + 1)]
     if not f.escaping and st.enemies(f):
         opts.append(Option("escape", "逃走を宣言 (ターン終了時に知性+〈飛行〉で対抗判定)"))
+    if not f.moved:
+        opts.append(Option("move:free", f"移動 {free_move(f)}mまで (判定無し, DP不要)"))
+        opts += [Option(f"move:roll:{n}", f"移動判定 {n}DP 身体+〈回避〉{free_move(f)}+{n}D6 (m)", cost=n)
+                 for n in range(1, f.dp + 1)]
     return opts
 
 
@@ -38,6 +39,7 @@ def move(st: SengensyouState, f: Fighter, key: str) -> None:
         return
     n = int(key.split(":")[2])
     f.spend_dp(n)
+    f.turn_dp_spent = True
     roll = st.check(f, free_move(f), n, f"{f.name} 移動")
     st.emit("move", "G-R08,G-G11", f"{f.name} 移動判定 身体+〈回避〉 {roll.show()} → {roll.total}m (DP→{f.dp})",
             who=f.id, metres=roll.total, dp=n)

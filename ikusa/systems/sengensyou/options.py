@@ -10,6 +10,27 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+#: Rules of 003 (and G-G defaults) the engine does not apply, with the reason.  There is no
+#: option for them: an option the engine ignored would be a silent lie.  Printed by
+#: ``ikusa rules sengensyou unimplemented``.
+NOT_IMPLEMENTED: tuple[tuple[str, str], ...] = (
+    ("G-R02", "a GM permitting a check without DP, or other actions at the same time: GM rulings, "
+              "not offered (その他 actions only record a 3D roll)"),
+    ("G-G02", "'战斗系魔法在施法告一段落时…' has no mechanical effect (untranslatable, ANALYSIS G-G02)"),
+    ("G-G03", "no DP recovery when immobile, confined or with vision blocked: the engine has no "
+              "status conditions or terrain"),
+    ("G-G08", "弾幕 letting allies roll to recover from status conditions: no status conditions exist"),
+    ("G-R24", "attacks from beyond 30 m auto-evaded when our spell card's range exceeds 30 m: "
+              "spell-card ranges are not in the data"),
+    ("G-R25", "ability-based surprise and 妖力 camouflage: only affects what characters know, "
+              "not numbers"),
+    ("G-R26", "unvigilant characters sharing an initiative value: the engine orders everyone strictly "
+              "(G-G04 ties) and surprise lasts the ambushing side's turn 1"),
+    ("G-G36", "elements (属性): a tag with no effect in 003; not tracked"),
+    ("G-R12", "spending graze 'at any time': offered at the moments it matters (霊力 on the own action, "
+              "damage boosts after the damage roll, resistance after the roll, 霊撃 against a 弾幕)"),
+)
+
 
 class SengensyouOptions(BaseModel):
     """The named options of the 千幻抄 combat engine (``options:`` in an encounter)."""
@@ -22,22 +43,27 @@ class SengensyouOptions(BaseModel):
     dp_recovery_min: int = Field(2, ge=0, description="G-G03: DP回復数 is at least this.")
     dp_cap_recovery: bool = Field(True, description="G-G03: recovery (turn start, SC) never exceeds DP最大値.")
     dp_start: Literal["full", "recovery"] = Field(
-        "full", description="G-G35: DP at combat start: full, or DP回復数 (after a tense lead-in).")
+        "full", description="G-G35 / G-R23: DP at combat start. 'full': DP最大値 (or a character's recorded "
+        "'dp', kept as is); 'recovery': the DP left after the tense lead-in (a character's 'dp', 0 when not "
+        "given) + DP回復数, capped at DP最大値.")
     wait_recovery_bonus: int = Field(2, description="G-R06 (003:L62): 待機 adds this to next turn's recovery.")
     # -- initiative and actions (G-G04, G-G05) -------------------------------------------
     initiative: Literal["declared_dp"] = Field(
         "declared_dp", description="G-G04: each declares DP after recovery; descending; ties 感覚 then PCs "
-        "(invented tie-break).")
+        "(invented tie-break). The only value.")
     ask_declarations: bool = Field(
         True, description="G-G04: ask each character for its DP declaration (a lower number delays); "
         "false = everyone declares its current DP automatically.")
-    attack_actions_per_turn: int = Field(1, ge=1, le=1, description="G-G05: one attack action per turn.")
+    attack_actions_per_turn: int = Field(
+        1, ge=1, le=1, description="G-G05: one attack action per turn (plus free movement and any number of "
+        "defences). Only 1 is supported.")
     # -- attack conditions (G-G01) ------------------------------------------------------
     require_attack_skill: bool = Field(
         True, description="G-G01 condition b: 〈弾幕〉/〈ショット〉/〈ホーミング〉 Lv ≥ 1 to use that attack.")
     # -- 弾幕 (G-G06, G-G07) --------------------------------------------------------------
     barrage_dp_reduction: Literal["source_lv"] = Field(
-        "source_lv", description="G-G06 (invented): DP減少数 = the bullet source Lv (min 1).")
+        "source_lv", description="G-G06 (invented): DP減少数 = the bullet source Lv (min 1). The only "
+        "value.")
     barrage_base_damage: int = Field(0, description="G-G06 (invented): 基本ダメージ; fixed damage = Lv + this.")
     # -- defence (G-G09, G-G16) ---------------------------------------------------------
     defence_tie: Literal["defender", "attacker"] = Field(
@@ -45,7 +71,9 @@ class SengensyouOptions(BaseModel):
     guard_reduction_per_lv: int = Field(2, ge=0, description="G-G16: failed guard reduces damage by this × weapon Lv.")
     focus_bonus: int = Field(5, description="G-R07: 防御専念 bonus to evasion, guard and resistance.")
     # -- homing (G-G12) -----------------------------------------------------------------
-    homing_boost_repeatable: bool = Field(False, description="G-G12: +10 per extra 2 DP at most once per target.")
+    homing_boost_repeatable: bool = Field(
+        False, description="G-G12: +10 per extra 2 DP at most once per target; true = repeatable (the engine "
+        "then offers up to two boosts per target).")
     # -- melee (G-G15) ------------------------------------------------------------------
     melee_approach_base: int = Field(15, description="G-G15: approach TN = this + 身体 + max(〈回避〉,〈弾幕〉).")
     # -- HP / 霊力 (G-G23) ----------------------------------------------------------------
@@ -59,18 +87,28 @@ class SengensyouOptions(BaseModel):
     resist_max_dice: int = Field(3, ge=1, description="G-G21/G-G33: resistance checks use at most this many dice.")
     other_max_dice: int = Field(3, ge=1, description="G-R02/G-G33: 'other' actions and spells use at most 3D.")
     # -- escape (G-G27) -----------------------------------------------------------------
-    escape_track: bool = Field(False, description="G-R09: optional running score (+1 escaper win, −1 pursuer win).")
+    escape_track: bool = Field(
+        False, description="G-R09: optional running score (+1 escaper win, −1 pursuer win). Either way the "
+        "escaper rolls 知性+〈飛行〉 against the single best pursuer (G-G27) and a tie is the pursuer's "
+        "(invented).")
     escape_track_target: int = Field(3, ge=1, description="G-G27 (invented): the running score needed to escape.")
     escape_track_floor: int = Field(-3, description="G-G27 (invented): the running score never goes below this.")
     # -- GM section (G-G29, G-G30, G-G32) -------------------------------------------------
-    simplified: bool = Field(False, description="G-R30: simplified order around an NPC leader (G-G32 ties: PCs first).")
+    simplified: bool = Field(
+        False, description="G-R30: simplified order around an NPC leader (G-G32 ties: PCs first; a leader "
+        "who is down is replaced by the highest NPC DP, invented). Rows are then called 接敵機動/回避機動: "
+        "回避機動 neither makes nor receives ショット/近接攻撃; the engine keeps the other row rules for them "
+        "(回避機動 ≤ 接敵機動, no guarding others, 防御専念 only in 回避機動), its own reading.")
     npc_fixed_dice: bool | None = Field(
-        None, description="G-R29: NPC check dice read as 3.5 per die (no roll); unset = on exactly when "
-        "'simplified' is on (the GM section's online shortcuts, G-R29/G-R30).")
+        None, description="G-R29: NPC check dice read as 3.5 per die (no roll; damage dice are still "
+        "rolled); unset = on exactly when 'simplified' is on (the GM section's online shortcuts, G-R29/G-R30).")
     fixed_roll_rounding: Literal["floor", "ceil"] = Field(
         "floor", description="G-G30: rounding of dice × 3.5 (floor by default).")
     surprise_far_tn: int = Field(15, description="G-G29 (invented): GM TN for hits from 100 m or more.")
-    surprise_outside_penalty: int = Field(5, description="G-G29 (invented): 感覚 check penalty beyond 30 m.")
+    surprise_outside_penalty: int = Field(
+        5, description="G-G29 (invented): penalty to the vigilant defender's 感覚 check beyond 30 m. The check "
+        "is diceless 感覚+〈感知〉 (G-R03) against the attacker's 身体+〈隠密〉 (engine's reading); a win "
+        "allows evasion with at most surprise_max_dice dice.")
     surprise_unaware_penalty: int = Field(5, description="G-R24 (003:L211): evasion −5 when vigilant but unaware.")
     surprise_max_dice: int = Field(3, ge=1, description="G-R24/G-G29: the hard 3D cap of surprise cases.")
     hidden_revealed_after_attack: bool = Field(

@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 from ikusa.engine.protocol import Decision, Option
+from ikusa.systems.sengensyou.bullets import HOMING_BOOST_BONUS
 from ikusa.systems.sengensyou.checks_flow import p_at_least
 from ikusa.systems.sengensyou.defence import evade_base
 
@@ -83,7 +84,7 @@ class GreedyPolicy:
             s = 0.0
             for tid, boost in zip(o.data["targets"], o.data["boosts"], strict=True):
                 t = st.f(tid)
-                total = int(o.data.get("base", 0)) + 10 * boost
+                total = int(o.data.get("base", 0)) + HOMING_BOOST_BONUS * boost
                 miss = p_at_least(evade_base(st, t), t.dp, total) if t.dp else 0.0
                 s += (1 - miss) * dmg + 0.3 * min(t.dp, 4)
             return float(s - 0.5 * cost - reserve)

@@ -18,6 +18,9 @@ from ikusa.systems.sengensyou.catalog import SpellCard, catalog
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import Flow, SengensyouState
 
+#: G-R21 / G-G24: the "3" of [SC's ability Lv or 3]
+SC_RECOVERY_FLOOR = 3
+
 
 def card(cid: str) -> SpellCard:
     return catalog().spellcards[cid]
@@ -27,8 +30,8 @@ def recovery(st: SengensyouState, f: Fighter, c: SpellCard) -> int:
     """G-G24: DP recovery = max(Lv, 3); alt ``lv_or_3``: Lv if the card has an ability, else 3."""
     lv = f.ability(c.ability) if c.ability else 0
     if st.opt.sc_recovery == "lv_or_3":
-        return lv if c.ability else 3
-    return max(lv, 3)
+        return lv if c.ability else SC_RECOVERY_FLOOR
+    return max(lv, SC_RECOVERY_FLOOR)
 
 
 def unused(f: Fighter, kind: str) -> list[SpellCard]:
@@ -68,13 +71,15 @@ def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
     for c in unused(f, "consume"):
         if c.damage_dice <= 0:
             continue
+        info = (f"{c.damage_dice}D+{c.stat}, 固定達成値{hit_value(f, c)}, 自分のDP+{recovery(st, f, c)}; "
+                "行動を消費")
         if c.targets == "all":
-            opts.append(Option(f"sc:{c.id}", f"{c.name} (敵全員に{c.damage_dice}D+{c.stat})", data={"kind": "sc",
+            opts.append(Option(f"sc:{c.id}", f"消費型 {c.name} → 敵全員 ({info})", data={"kind": "sc",
                                                                    "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
         else:
             for t in st.enemies(f):
                 if not t.hidden:
-                    opts.append(Option(f"sc:{c.id}:{t.id}", f"{c.name}→{t.name} ({c.damage_dice}D+{c.stat})",
+                    opts.append(Option(f"sc:{c.id}:{t.id}", f"消費型 {c.name} → {t.name} ({info})",
                                        data={"kind": "sc", "target": t.id,
                                              "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
     return opts

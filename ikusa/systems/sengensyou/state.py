@@ -15,6 +15,7 @@ from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou.character import Fighter, new_fighter
+from ikusa.systems.sengensyou.check import fixed_dice_value
 from ikusa.systems.sengensyou.checks_flow import PoolRoll, pool
 from ikusa.systems.sengensyou.encounter import Encounter
 
@@ -105,10 +106,18 @@ class SengensyouState:
     def is_pc(self, f: Fighter) -> bool:
         return f.side == self.enc.pcs
 
+    def uses_fixed_dice(self, f: Fighter) -> bool:
+        """G-R29: NPC checks read each die as 3.5 (no roll) when the option is on."""
+        return self.opt.fixed_npc_dice and not self.is_pc(f)
+
+    def fixed_dice(self, n: int) -> int:
+        """The GM's fixed value of n dice (G-R29, rounding G-G30)."""
+        return fixed_dice_value(n, "ceil" if self.opt.fixed_roll_rounding == "ceil" else "floor")
+
     def check(self, f: Fighter, base: int, n: int, purpose: str) -> PoolRoll:
         """A dice-pool check by ``f`` (G-R01); NPCs use fixed values when G-R29 is on."""
-        fixed = self.opt.fixed_npc_dice and not self.is_pc(f)
-        return pool(base, n, self.dice, purpose, fixed=fixed, rounding=self.opt.fixed_roll_rounding)
+        return pool(base, n, self.dice, purpose, fixed=self.uses_fixed_dice(f),
+                    rounding=self.opt.fixed_roll_rounding)
 
     def update_end(self) -> bool:
         """The battle ends when at most one side still has characters in it (or coming)."""

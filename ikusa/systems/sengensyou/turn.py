@@ -55,7 +55,7 @@ def turn_start(st: SengensyouState) -> Flow:
             recover(st, f)
     arrive_reinforcements(st)  # after recovery: they enter with DP回復数 × 2 (G-R28)
     for f in st.active():
-        f.acted = f.guard_used = f.focus = f.moved = f.escaping = f.waited = False
+        f.acted = f.guard_used = f.focus = f.moved = f.escaping = f.waited = f.turn_dp_spent = False
     if st.opt.simplified:
         st.order = simplified_order(st)
     else:

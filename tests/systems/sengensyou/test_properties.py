@@ -43,9 +43,14 @@ def check_events(c: Combat) -> None:
     defences: Counter[int] = Counter()
     guards: Counter[tuple[int, str]] = Counter()
     turn = 0
+    rolled_move: set[tuple[int, str]] = set()
     for e in c.events:
         if e.kind == "turn_start":
             turn = e.data["turn"]
+        elif e.kind == "move" and "dp" in e.data:
+            rolled_move.add((turn, e.data["who"]))
+        elif e.kind == "wait":  # G-G26: no 待機 after spending DP on the own turn
+            assert (turn, e.data["who"]) not in rolled_move
         elif e.kind in ("evade", "guard"):
             defences[e.data["serial"]] += 1
             if e.kind == "guard":
@@ -137,6 +142,7 @@ def test_generated_encounters_with_gm_features(data: hs.DataObject) -> None:
         "escape_track": rng.random() < 0.5, "simplified": rng.random() < 0.3,
         "homing_boost_repeatable": rng.random() < 0.3, "sc_recovery": rng.choice(["max_lv_3", "lv_or_3"]),
         "dp_start": rng.choice(["full", "recovery"]), "max_turns": 8, "gm_turn_prompt": rng.random() < 0.2,
+        "defence_tie": rng.choice(["defender", "attacker"]), "npc_fixed_dice": rng.choice([None, True, False]),
     }
     body: dict[str, object] = {"characters": chars, "pc_side": "pc", "options": options}
     if options["simplified"]:
@@ -155,6 +161,8 @@ def test_generated_encounters_with_gm_features(data: hs.DataObject) -> None:
         state = c.state
         assert isinstance(state, SengensyouState)
         assert all(0 <= f.dp <= f.dp_max and f.graze >= 0 for f in state.fighters.values())
+        if (p := c.pending()) is not None:
+            assert all(o.odds is None or 0.0 <= o.odds <= 1.0 for o in p.options)
         n += 1
         assert n < 5000
     check_events(c)
