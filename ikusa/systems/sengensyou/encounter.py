@@ -57,6 +57,13 @@ class Encounter(BaseModel):
         return out
 
 
+#: sanity bounds on hand-written numbers (invented: 003 gives no ranges).  DP is also bounded
+#: by the dice limit of one roll (200), since a pool check rolls one die per DP.
+MAX_STAT = 30
+MAX_LEVEL = 20
+MAX_DP = 200
+
+
 def _check_character(c: CharacterSpec, where: str, source: str) -> None:
     terms = catalog().terms
     cat = catalog()
@@ -67,17 +74,24 @@ def _check_character(c: CharacterSpec, where: str, source: str) -> None:
     missing = [s for s in STATS if s not in c.stats]
     if missing:
         raise bad("stats", f"missing 特性値 {missing} (G-H01: 身体 耐久 知性 感覚 意志)")
-    for s in c.stats:
+    for s, v in c.stats.items():
         if s not in terms.stats:
             raise bad(f"stats.{s}", f"unknown 特性値 {s!r} (G-H01); known: {', '.join(terms.stats)}")
+        if not 0 <= v <= MAX_STAT:
+            raise bad(f"stats.{s}", f"特性値 must be 0..{MAX_STAT} (G-H01; sanity bound, invented), not {v}")
     for kind, known, values in (("skills", terms.skills, c.skills), ("abilities", terms.abilities, c.abilities),
                                 ("feats", terms.feats, c.feats)):
         for name, lv in values.items():
             if name not in known:
                 label = {"skills": "skill", "abilities": "ability", "feats": "feat"}[kind]
                 raise bad(f"{kind}.{name}", f"unknown {label} {name!r} (G-H01/G-H02); known: {', '.join(known)}")
-            if lv < 0:
-                raise bad(f"{kind}.{name}", "a level cannot be negative")
+            if not 0 <= lv <= MAX_LEVEL:
+                raise bad(f"{kind}.{name}", f"a level must be 0..{MAX_LEVEL} (G-H01/G-H02; sanity bound, invented), "
+                          f"not {lv}")
+    for name in ("dp", "dp_max"):
+        value = getattr(c, name)
+        if value is not None and value > MAX_DP:
+            raise bad(name, f"DP above {MAX_DP} cannot be rolled (at most {MAX_DP} dice in one roll), not {value}")
     for i, item in enumerate(c.items):
         if item not in terms.items:
             raise bad(f"items[{i}]", f"unknown item {item!r} (G-H02); known: {', '.join(terms.items)}")
