@@ -80,6 +80,8 @@ class BreathFlow(MovementFlow):
         enemies = [t for t in self.units if t.side != u.side and t.able]
         weapon_ok = not (u.dropped or u.broken)
         over = self.opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
+        overspend = self.opts.vigor.allow_overspend  # S-G33 alt: 活力 may go below 0
+        gun_maneuver = self.opts.ranged.gun_reload == "maneuver"  # S-G20 alt: reload in a breath
         for m in u.breath_moves:
             k = m.kind
             if (k == "maintenance" and not u.bleeding) or not (weapon_ok or u.weapon_usable(m)):
@@ -87,9 +89,10 @@ class BreathFlow(MovementFlow):
             if k == "command" and not (u.squad and u.grade in ("主", "将")):
                 continue
             cost = self.cost_now(u, m)
-            if cost > v or (over is not None and cost > left + over):
+            if (cost > v and not overspend) or (over is not None and cost > left + over):
                 continue
-            if m.limit_per_round is not None and not m.zero_cost and u.round_uses.get(m.id, 0) >= m.limit_per_round:
+            if m.limit_per_round is not None and not m.zero_cost and u.round_uses.get(m.id, 0) >= m.limit_per_round \
+                    and not (m.needs_load and gun_maneuver):
                 continue
             within = cost <= left
             if k == "attack":
@@ -102,7 +105,7 @@ class BreathFlow(MovementFlow):
                                           odds=self.hit_odds(u, m, t),
                                           data={"kind": "attack", "move": m.id, "target": t.id, "within": within}))
                         for n in range(1, cap + 1):
-                            if cost + n > v:
+                            if cost + n > v and not overspend:
                                 break
                             out.append(Option(
                                 f"use:{m.id}>{t.id}+aim{n}", f"{m.name} 照準集中{n} → {t.name} (活力{cost + n})",
@@ -130,6 +133,7 @@ class BreathFlow(MovementFlow):
                 if not m.zero_cost or self.zero_ok(u, m):
                     out.append(Option(f"use:{m.id}", f"{m.name} (活力{cost})", cost=cost,
                                       data={"kind": "feat", "move": m.id, "within": within}))
+        out.extend(self.gap_breath_options(u))
         if u.stance is not None:
             out.append(Option("release", f"構え {u.stance.name} 解除 (活力0)", cost=0, data={"kind": "release"}))
         if u.acted:
@@ -164,6 +168,9 @@ class BreathFlow(MovementFlow):
             return
         if key == "pass":
             self.do_pass(u)
+            return
+        if key.startswith(("op:", "reload:")):
+            self.gap_breath_action(u, key)
             return
         if key == "release":
             name = u.stance.name if u.stance else ""
