@@ -89,12 +89,16 @@ class Check:
     @property
     def total(self) -> int:
         """S-R01: 2d10 + clamped modifier."""
-        return self.natural + self.applied_modifier
+        m = self.modifier
+        d = self.dice
+        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m)
 
     @property
     def success(self) -> bool:
         """S-R01: total ≥ TN."""
-        return self.total >= self.target
+        m = self.modifier
+        d = self.dice
+        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target
 
     @property
     def doubles(self) -> bool:
@@ -105,7 +109,8 @@ class Check:
     def outcome(self) -> Outcome:
         """S-R09…S-R12; S-G29: a failing [10,10] is plain 失着, a succeeding [1,1] plain 会心."""
         a, b = self.dice
-        if self.success:
+        m = self.modifier
+        if a + b + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target:
             if a == b == 10:
                 return Outcome.TENMEI
             if a == b or (self.crit_extension and abs(a - b) == 1):
