@@ -32,17 +32,22 @@ class Outcome(StrEnum):
 
     @property
     def succeeded(self) -> bool:
-        return self in (Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI)
+        return self in _SUCCEEDED
 
     @property
     def critical(self) -> bool:
         """会心 in the wide sense: 天命 is also a critical success."""
-        return self in (Outcome.CRITICAL, Outcome.TENMEI)
+        return self in _CRITICAL
 
     @property
     def fumbled(self) -> bool:
         """失着 in the wide sense: 業報 is also a fumble."""
-        return self in (Outcome.FUMBLE, Outcome.GOUHOU)
+        return self in _FUMBLED
+
+
+_SUCCEEDED = frozenset((Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI))
+_CRITICAL = frozenset((Outcome.CRITICAL, Outcome.TENMEI))
+_FUMBLED = frozenset((Outcome.FUMBLE, Outcome.GOUHOU))
 
 
 #: best → worst, the order fate intervention optimises in (issue #2, S-G27)

@@ -107,17 +107,46 @@ class Wait:
         return {o.key: o for o in self.decision.options}
 
 
+class _Setup:
+    """What every new state of one encounter reads from it, fetched once (the encounter's
+    private attributes are slow to reach through pydantic)."""
+
+    __slots__ = ("memo", "opts", "plain_cost", "units")
+
+    def __init__(self, enc: MaaiEncounter) -> None:
+        self.opts = enc.opts
+        self.memo = enc.memo
+        self.plain_cost: dict[int, int] = enc.plain_cost
+        side_rank = {s: i for i, s in enumerate(enc.sides)}
+        self.units = [(s, enc.resolved(s.id), side_rank[s.side]) for s in enc.units]
+
+
+#: id(encounter) → (encounter, its setup); the encounter is kept to make the id unambiguous
+_SETUPS: dict[int, tuple[MaaiEncounter, _Setup]] = {}
+
+
+def _setup(enc: MaaiEncounter) -> _Setup:
+    hit = _SETUPS.get(id(enc))
+    if hit is not None and hit[0] is enc:
+        return hit[1]
+    if len(_SETUPS) >= 64:
+        _SETUPS.clear()
+    setup = _Setup(enc)
+    _SETUPS[id(enc)] = (enc, setup)
+    return setup
+
+
 class FlowBase:
     """Shared state and machinery of :class:`~ikusa.systems.maai.state.MaaiState`."""
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.enc = enc
-        self.opts = enc.opts
-        self.memo = enc.memo
-        self.plain_cost: dict[int, int] = enc.plain_cost
-        side_rank = {s: i for i, s in enumerate(enc.sides)}
-        self.units: list[Unit] = [Unit(s, enc.resolved(s.id), side_rank[s.side], enc.zones[0], self.opts)
-                                  for s in enc.units]
+        setup = _setup(enc)
+        self.opts = opts = setup.opts
+        self.memo = setup.memo
+        self.plain_cost: dict[int, int] = setup.plain_cost
+        zone = enc.zones[0]
+        self.units: list[Unit] = [Unit(s, res, rank, zone, opts) for s, res, rank in setup.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
         self.side_units = [(s, [u for u in self.units if u.side == s]) for s in enc.sides]
         self.maai = 1
@@ -147,7 +176,9 @@ class FlowBase:
     def check(self, unit: Unit, modifier: int, target: int, purpose: str, then: Then,
               crit_extension: bool = False, relevance: str = "all") -> None:
         """Roll a 2d10 check for ``unit`` and offer its fate intervention (S-R14…S-R17)."""
-        chk = Check(self.roll2(f"{unit.name} {purpose}"), modifier, target, crit_extension)
+        assert self.dice is not None
+        d = self.dice.roll(10, 2, f"{unit.name} {purpose}")
+        chk = Check((d[0], d[1]), modifier, target, crit_extension)
         self.offer_fate(unit, chk, then, own=True, relevance=relevance)
 
     def offer_fate(self, owner: Unit, chk: Check, then: Then, own: bool, allow_down: bool = False,
