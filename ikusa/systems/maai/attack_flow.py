@@ -18,7 +18,7 @@ from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.equipment import resolve_break
 from ikusa.systems.maai.flow_base import dice_text, p_success
-from ikusa.systems.maai.fumble import FumbleFlow
+from ikusa.systems.maai.guard import GuardFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.options import CheckKind
 from ikusa.systems.maai.rules_link import apply_wounds, compute_defence, emergency_evasion, fatigue_penalty, hit_damage
@@ -49,7 +49,7 @@ def _done() -> None:
     return None
 
 
-class AttackFlow(FumbleFlow):
+class AttackFlow(GuardFlow):
     """Attack resolution (mixed into the state)."""
 
     def defence_of(self, target: Unit, move: Move | None, aim: int = 0, gi: int = 0) -> int:
@@ -226,7 +226,7 @@ class AttackFlow(FumbleFlow):
             if m.kind != "defence" or not t.weapon_usable(m) or (parry_only and m.defence_type != "parry"):
                 continue
             cost = self.improv_cost(t, m)
-            if cost <= t.vigor:
+            if cost <= t.vigor or (self.opts.vigor.allow_overspend and not self.is_puppet(t)):
                 p = p_success(self.defence_modifier(t, m), c.total)
                 out.append(Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
                                   data={"kind": "react", "move": m.id, "reserved": False}))
@@ -314,14 +314,20 @@ class AttackFlow(FumbleFlow):
             behind = d.behind
             if behind:
                 # S-R43 / S-G15 / S-G65: one other enemy in the target's zone (the attacker's pick:
-                # the first listed) takes the pass-through damage, no roll
-                other = next((x for x in self.units if x.side == ctx.target.side and x.able and x is not ctx.target
-                              and x.zone == ctx.target.zone), None)
+                # the first listed; zones.pass_through_selection = random: a die) takes the
+                # pass-through damage, no roll
+                behind_units = [x for x in self.units if x.side == ctx.target.side and x.able
+                                and x is not ctx.target and x.zone == ctx.target.zone]
+                other = behind_units[0] if behind_units else None
+                if len(behind_units) > 1 and self.opts.zones.pass_through_selection == "random":
+                    assert self.dice is not None
+                    (i,) = self.dice.roll(len(behind_units), 1, f"{ctx.move.name} 背後の敵")
+                    other = behind_units[i - 1]
                 if other is not None:
                     self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")
         if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
             self.make_defenceless(ctx.target, "強化奇襲の対象 (S-R55/S-R63)")
-        self._counter(ctx)
+        self._counter(ctx, partial(self.guard_counter, ctx.attacker, ctx.target, ctx.move, True, _done))
 
     def _break(self, ctx: AttackCtx) -> None:
         """S-R49 / S-G45 (equipment.resolve_break): [貫通 N] + [破壊] on a hit makes the armour
@@ -387,13 +393,14 @@ class AttackFlow(FumbleFlow):
         self.emit("defenceless", "S-R63,S-R64", f"{u.name} 無防備: {why}{more}", unit=u.id)
 
     # -- counters ---------------------------------------------------------------------------
-    def _counter(self, ctx: AttackCtx) -> None:
+    def _counter(self, ctx: AttackCtx, then: Callable[[], None] = _done) -> None:
         """S-R56/S-R57/S-G38: a reserved counter triggers on a melee attack that hit (whether
         nullified or not; also on a miss with ``counter.issen_triggers = any_melee``, the only
         way this is reached after a miss), or only after a nullification for school 反撃 (一刀切断);
-        not at 0 戦力."""
+        not at 0 戦力.  ``then`` continues the flow (the 護衛態勢 auto-counter, S-G61)."""
         t, a = ctx.target, ctx.attacker
         if (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able or not a.able or t.defenceless:
+            then()
             return
 
         def triggers(r: Move) -> bool:
@@ -405,6 +412,7 @@ class AttackFlow(FumbleFlow):
 
         m = next((r for r in t.reservations if triggers(r)), None)
         if m is None:
+            then()
             return
         t.reservations.remove(m)
         mod = t.ab[m.ability] + t.skill(m.skill) + m.bonus + m.counter_bonus
@@ -418,11 +426,14 @@ class AttackFlow(FumbleFlow):
             if c.success:
                 self.wound(a, self.damage_of(m, c, "counter").target, "S-R56,S-R60", m.name)
                 if c.outcome.value == "天命" and "counter" in self.opts.doubles.table_checks:
-                    self.table_roll(t, "決定的瞬間表", _done)
+                    self.table_roll(t, "決定的瞬間表", then)
+                    return
             elif c.outcome.fumbled and "counter" in self.opts.doubles.fumble_checks:
                 self.make_defenceless(t, "反撃の失着 (S-R10)")
                 if c.outcome.value == "業報" and "counter" in self.opts.doubles.table_checks:
-                    self.table_roll(t, "致命的失敗表", _done)
+                    self.table_roll(t, "致命的失敗表", then)
+                    return
+            then()
 
         def own_fate_done(c: Check) -> None:
             # S-G51: the lethal-hit exception also protects the attacker from a lethal counter

@@ -116,6 +116,8 @@ class BreathFlow(MovementFlow):
         enemies: list[Unit] | None = None
         weapon_ok = not (u.dropped or u.broken)
         over = self.opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
+        overspend = self.opts.vigor.allow_overspend  # S-G33 alt: 活力 may go below 0
+        gun_maneuver = self.opts.ranged.gun_reload == "maneuver"  # S-G20 alt: reload in a breath
         plain = None if u.shinpu else self.plain_cost
         collapse = u.collapse
         for m in u.breath_moves:
@@ -131,9 +133,10 @@ class BreathFlow(MovementFlow):
                 cost = (self.move_cost(u, m) if c is None else c) + collapse
             else:
                 cost = self.cost_now(u, m)
-            if cost > v or (over is not None and cost > left + over):
+            if (cost > v and not overspend) or (over is not None and cost > left + over):
                 continue
-            if m.limit_per_round is not None and not m.zero_cost and u.round_uses.get(m.id, 0) >= m.limit_per_round:
+            if m.limit_per_round is not None and not m.zero_cost and u.round_uses.get(m.id, 0) >= m.limit_per_round \
+                    and not (m.needs_load and gun_maneuver):
                 continue
             within = cost <= left
             if k == "attack":
@@ -153,7 +156,7 @@ class BreathFlow(MovementFlow):
                                 data={"kind": "attack", "move": m.id, "target": t.id, "within": within})
                         out.append(o)
                         for n in range(1, cap + 1):
-                            if cost + n > v:
+                            if cost + n > v and not overspend:
                                 break
                             odds = self.hit_odds(u, m, t, n)
                             w_n = cost + n <= left
@@ -182,6 +185,7 @@ class BreathFlow(MovementFlow):
             elif k == "feat":
                 if not m.zero_cost or self.zero_ok(u, m):
                     out.append(_simple(memo, "feat", m, cost, within))
+        out.extend(self.gap_breath_options(u))
         if u.stance is not None:
             out.append(Option("release", f"構え {u.stance.name} 解除 (活力0)", cost=0, data={"kind": "release"}))
         out.append(_END if u.acted else _PASS)
@@ -212,6 +216,9 @@ class BreathFlow(MovementFlow):
             return
         if key == "pass":
             self.do_pass(u)
+            return
+        if key.startswith(("op:", "reload:")):
+            self.gap_breath_action(u, key)
             return
         if key == "release":
             name = u.stance.name if u.stance else ""
