@@ -32,17 +32,22 @@ class Outcome(StrEnum):
 
     @property
     def succeeded(self) -> bool:
-        return self in (Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI)
+        return self in _SUCCEEDED
 
     @property
     def critical(self) -> bool:
         """会心 in the wide sense: 天命 is also a critical success."""
-        return self in (Outcome.CRITICAL, Outcome.TENMEI)
+        return self in _CRITICAL
 
     @property
     def fumbled(self) -> bool:
         """失着 in the wide sense: 業報 is also a fumble."""
-        return self in (Outcome.FUMBLE, Outcome.GOUHOU)
+        return self in _FUMBLED
+
+
+_SUCCEEDED = frozenset((Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI))
+_CRITICAL = frozenset((Outcome.CRITICAL, Outcome.TENMEI))
+_FUMBLED = frozenset((Outcome.FUMBLE, Outcome.GOUHOU))
 
 
 #: best → worst, the order fate intervention optimises in (issue #2, S-G27)
@@ -89,12 +94,16 @@ class Check:
     @property
     def total(self) -> int:
         """S-R01: 2d10 + clamped modifier."""
-        return self.natural + self.applied_modifier
+        m = self.modifier
+        d = self.dice
+        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m)
 
     @property
     def success(self) -> bool:
         """S-R01: total ≥ TN."""
-        return self.total >= self.target
+        m = self.modifier
+        d = self.dice
+        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target
 
     @property
     def doubles(self) -> bool:
@@ -105,7 +114,8 @@ class Check:
     def outcome(self) -> Outcome:
         """S-R09…S-R12; S-G29: a failing [10,10] is plain 失着, a succeeding [1,1] plain 会心."""
         a, b = self.dice
-        if self.success:
+        m = self.modifier
+        if a + b + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target:
             if a == b == 10:
                 return Outcome.TENMEI
             if a == b or (self.crit_extension and abs(a - b) == 1):

@@ -37,7 +37,7 @@ class MaaiState(BreathFlow):
         w = self.wait
         if w is None:
             raise RuleViolation("S-G25", "000 §3.8", "the combat is over; no decision is pending")
-        if action not in w.by_key:
+        if not w.legal(action):
             raise self.explain_illegal(action)
         self.dice = dice
         self.wait = None
@@ -79,7 +79,7 @@ class MaaiState(BreathFlow):
             if phase == "lull":
                 self._next_lull()
                 continue
-            if len(self.sides_able()) <= 1:
+            if self.sides_able_count() <= 1:
                 self.end_combat()
                 continue
             a = self.actor
