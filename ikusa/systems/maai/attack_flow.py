@@ -359,6 +359,8 @@ class AttackFlow(GuardFlow):
             self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
             if t.grade == "主" and t.squad:
                 self.lose_cohesion(t.squad, f"主 {t.name} 戦闘不能")
+            if self.opts.puppets.fall_with_caster:
+                self.puppets_leave(t)
 
     def lose_cohesion(self, squad: str, why: str) -> None:
         """S-R61 / S-G14: 結束力 −1; at ``squad.rout_at`` the squad routs: its 雑/卒 leave the

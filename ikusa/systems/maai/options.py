@@ -250,6 +250,14 @@ class ZeroCostOptions(_Group):
     )
 
 
+class PuppetOptions(_Group):
+    fall_with_caster: bool = Field(
+        True,
+        description="S-G24/S-G25 (invented): a 式神/傀儡 whose caster is 戦闘不能 can no longer act and leaves the "
+        "battle (no survival roll); false keeps it on the field as a target.",
+    )
+
+
 class FatigueOptions(_Group):
     start_at: int = Field(4, description="S-R66/S-G46: the k-th melee attack (k ≥ 4) takes −(k−2).")
     mitigation_mode: Literal["always_in_shinpu", "floor_blocked_only"] = Field(
@@ -428,6 +436,7 @@ class MaaiOptions(BaseModel):
     costs: CostOptions = Field(default_factory=CostOptions)
     vigor: VigorOptions = Field(default_factory=VigorOptions)
     zero_cost: ZeroCostOptions = Field(default_factory=ZeroCostOptions)
+    puppets: PuppetOptions = Field(default_factory=PuppetOptions)
     fatigue: FatigueOptions = Field(default_factory=FatigueOptions)
     shinpu: ShinpuOptions = Field(default_factory=ShinpuOptions)
     breakthrough: BreakthroughOptions = Field(default_factory=BreakthroughOptions)

@@ -349,3 +349,39 @@ def test_option_costs_shinpu_and_move() -> None:
     a2 = s2.by_id["a"]
     a2.shinpu.add("b")
     assert s2.improv_cost(a2, kensei) < final
+
+
+def test_s_g24_puppet_leaves_with_its_caster() -> None:
+    """``puppets.fall_with_caster`` (S-G24/S-G25, invented default): the caster down → its 式神
+    cannot act and leaves; with the option off it stays on the field."""
+    units = (unit("enemy", "B", gi=2, yu=5, fate=0, weapons=["katana"]),
+             unit("caster", "A", grade="練", fate=0, wounds=1),
+             unit("shiki", "A", grade="雑", fate=0, wounds=3, weapons=["katana"], operator="caster"))
+    s = state(*units)
+    ev = push(s, "use:katana.yokogiri>caster", 5, 4)
+    assert [e.data["unit"] for e in ev if e.kind == "down"] == ["caster", "shiki"]
+    assert s.winner == "B"
+    s = state(*units, options={"puppets": {"fall_with_caster": False}})
+    push(s, "use:katana.yokogiri>caster", 5, 4)
+    assert s.by_id["shiki"].able and s.winner is None
+
+
+def test_s_g15_pass_through_random_and_s_g20_ranged_ability() -> None:
+    """S-G15 ``zones.pass_through_selection = random``: a die picks the enemy behind;
+    S-G20 ``ranged.default_ability``: a ranged attack naming no ability uses it."""
+    hb = {**HOMEBREW, "weapons": [{"id": "test_bow", "name": "試弓", "ranged": True,
+                                   "maneuvers": ["test_bow.ya"]}],
+          "maneuvers": [*HOMEBREW["maneuvers"],
+                        {"id": "test_bow.ya", "name": "矢", "weapon": "test_bow", "kind": "attack", "cost": 1,
+                         "range": "zones:1", "behind_damage": 1}]}
+    data = {"sides": ["A", "B"], "homebrew": hb, "options": {"zones": {"pass_through_selection": "random"},
+                                                              "ranged": {"default_ability": "技"}},
+            "units": [unit("a", "A", gi=3, yu=-3, fate=0, weapons=["test_bow"]),
+                      unit("b1", "B", fate=0, wounds=5), unit("b2", "B", fate=0, wounds=5),
+                      unit("b3", "B", fate=0, wounds=5)]}
+    s = MaaiState(encounter_from_dict(data, "<t>"))
+    a = s.by_id["a"]
+    assert next(m for m in a.moves if m.id == "test_bow.ya").ability == "gi"
+    ev = push(s, "use:test_bow.ya>b1", 4, 3, 2)  # 7 + 技3 = 10 ≥ 10; d2 = 2 → b3, not the first listed b2
+    assert find(ev, "attack").data["total"] == 10
+    assert [(e.data["unit"], e.data["wounds"]) for e in ev if e.kind == "damage"] == [("b1", 4), ("b3", 4)]
