@@ -339,6 +339,11 @@ def test_option_costs_shinpu_and_move() -> None:
     d = _pending(s)
     assert d.option("use:move.fumikomi>b").cost == 2  # type: ignore[union-attr]
     assert d.option("use:move.basic>z2").cost == 3  # type: ignore[union-attr]
+    a = s.by_id["a"]
+    ridatsu = next(m for m in a.moves if m.id == "move.ridatsu")
+    assert s.move_cost(a, ridatsu) == 1
+    s3 = state(unit("a", "A", fate=0), unit("b", "B", fate=0), options={"shinpu": {"exit_cost": 2}})
+    assert s3.move_cost(s3.by_id["a"], ridatsu) == 2
     s = state(unit("a", "A", fate=0, weapons=["yari"], maneuvers=["move.fumikomi"]), unit("b", "B", fate=0))
     a = s.by_id["a"]
     a.shinpu.add("b")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from ikusa.cli.main import app
@@ -35,3 +37,23 @@ def test_random_and_greedy_reach_the_new_rules() -> None:
     g = fight(EXAMPLE, seed=1, ai="greedy")
     kinds = {e.kind for e in g.events}
     assert {"operate", "count_tie"} <= kinds
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_property_caps_and_gun_in_random_battles(seed: int) -> None:
+    """Invariants under random play (S-R59, S-G20, S-G24): every 0-活力 use (護衛態勢 counter,
+    式神操縦) stays within the cap of 2 per 間合; the 式神 never has 活力; the 鉄砲 fires at most
+    once between reloads (the encounter starts loaded)."""
+    c = fight(EXAMPLE, seed=seed, ai="random")
+    loaded = True
+    for e in c.events:
+        if e.kind in ("operate", "guard_counter"):
+            assert e.data["zero_used"] <= 2
+        if e.kind == "attack" and e.data["attacker"] == "teppou":
+            assert loaded
+            loaded = False
+        if e.kind == "maintenance" and e.data["unit"] == "teppou":
+            loaded = True
+        if e.kind == "maai":
+            assert "式神0" in e.text or "式神" not in e.text
