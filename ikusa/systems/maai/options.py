@@ -128,11 +128,12 @@ class SpiritOptions(_Group):
     novice_penalty: int = Field(2, description="S-G05: 入門/習得 退魔 raises the [霊体] TN by this.")
     immune_from_tier: str = Field("免許", description="S-G05: 退魔 tier from which [霊体] attacks fail.")
     noncorporeal_without_novice: Literal["auto_miss", "defense_bonus:+4"] = Field(
-        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門."
+        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (not yet "
+        "applied by the engine: units have no 非実体 flag)."
     )
     ignores_defense_debuffs: bool = Field(
-        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (not yet applied by the engine: "
-        "the flow has no [霊体] attacks)."
+        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (False: not yet applied by the "
+        "engine, the [霊体] TN always ignores them)."
     )
 
 

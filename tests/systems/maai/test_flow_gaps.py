@@ -390,3 +390,25 @@ def test_s_g15_pass_through_random_and_s_g20_ranged_ability() -> None:
     ev = push(s, "use:test_bow.ya>b1", 4, 3, 2)  # 7 + 技3 = 10 ≥ 10; d2 = 2 → b3, not the first listed b2
     assert find(ev, "attack").data["total"] == 10
     assert [(e.data["unit"], e.data["wounds"]) for e in ev if e.kind == "damage"] == [("b1", 4), ("b3", 4)]
+
+
+def test_s_g05_spirit_tn_in_flow() -> None:
+    """S-R47/S-G05 in the flow: a [霊体] attack is rolled against 9 + 霊体防備 (+2 for a 入門/習得
+    退魔 defender), whatever the armour; from 退魔 免許 it cannot hit."""
+    hb = {**HOMEBREW, "maneuvers": [*HOMEBREW["maneuvers"],
+                                    {"id": "test.rei", "name": "霊撃", "kind": "attack", "cost": 1, "ability": "勇",
+                                     "tags": ["spirit"]}]}
+
+    def odds(**target: Any) -> tuple[int, float]:
+        data = {"sides": ["A", "B"], "homebrew": hb,
+                "units": [unit("a", "A", gi=3, fate=0, maneuvers=["test.rei"]), unit("t", "B", fate=0, **target)]}
+        s = MaaiState(encounter_from_dict(data, "<t>"))
+        o = _pending(s).option("use:test.rei>t")
+        assert o is not None and o.odds is not None
+        a, t = s.by_id["a"], s.by_id["t"]
+        return s.defence_of(t, next(m for m in a.moves if m.id == "test.rei")), o.odds
+
+    assert odds(armour=["重甲"])[0] == 9
+    assert odds(armour=["霊体防備の甲冑"])[0] == 11  # S-T41: none + 2 → 11
+    assert odds(skills={"退魔": "習得"})[0] == 11
+    assert odds(skills={"退魔": "免許"}) == (100, 0.0)
