@@ -57,8 +57,9 @@ def tied_candidates(units: Sequence[Unit], opts: MaaiOptions, chosen: Unit) -> t
                     best, best_key = u, k
         assert best is not None
         chosen = best
-    key = (chosen.count_value(), tie_key(chosen, opts))
-    tied = [u for u in units if _eligible(u) and (u.count_value(), tie_key(u, opts)) == key]
+    count = chosen.count_value()
+    key = tie_key(chosen, opts)
+    tied = [u for u in units if _eligible(u) and u.count_value() == count and tie_key(u, opts) == key]
     return chosen, tied
 
 

@@ -111,12 +111,13 @@ class _Setup:
     """What every new state of one encounter reads from it, fetched once (the encounter's
     private attributes are slow to reach through pydantic)."""
 
-    __slots__ = ("memo", "opts", "plain_cost", "units")
+    __slots__ = ("memo", "opts", "plain_cost", "puppets", "units")
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.opts = enc.opts
         self.memo = enc.memo
         self.plain_cost: dict[int, int] = enc.plain_cost
+        self.puppets: dict[str, tuple[str, ...]] = enc.puppets
         side_rank = {s: i for i, s in enumerate(enc.sides)}
         self.units = [(s, enc.resolved(s.id), side_rank[s.side]) for s in enc.units]
 
@@ -145,6 +146,8 @@ class FlowBase:
         self.opts = opts = setup.opts
         self.memo = setup.memo
         self.plain_cost: dict[int, int] = setup.plain_cost
+        #: caster id → its 式神/傀儡 ids (S-G24): the encounter's, fetched once
+        self.puppets: dict[str, tuple[str, ...]] = setup.puppets
         zone = enc.zones[0]
         self.units: list[Unit] = [Unit(s, res, rank, zone, opts) for s, res, rank in setup.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}

@@ -193,4 +193,4 @@ class GuardFlow(PuppetFlow):
         return self.explain_maintenance(u, kind, action)
 
     def is_puppet(self, u: Unit) -> bool:
-        return any(u.id in ps for ps in self.enc.puppets.values())
+        return any(u.id in ps for ps in self.puppets.values())

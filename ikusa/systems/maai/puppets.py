@@ -54,7 +54,7 @@ class PuppetFlow(FumbleFlow):
 
     # -- rules ------------------------------------------------------------------------------
     def puppets_of(self, u: Unit) -> list[Unit]:
-        return [self.by_id[p] for p in self.enc.puppets.get(u.id, ()) if self.by_id[p].able]
+        return [self.by_id[p] for p in self.puppets.get(u.id, ()) if self.by_id[p].able]
 
     def puppets_leave(self, caster: Unit) -> None:
         """``puppets.fall_with_caster`` (S-G24/S-G25, invented): the caster is 戦闘不能, so its
@@ -79,7 +79,7 @@ class PuppetFlow(FumbleFlow):
 
     def operation_options(self, u: Unit) -> list[Option]:
         """The caster's operations this breath: each puppet's attacks and moves, paid by ``u``."""
-        if u.id not in self.enc.puppets or self.operation_refusal(u) is not None:
+        if u.id not in self.puppets or self.operation_refusal(u) is not None:
             return []
         out: list[Option] = []
         v = u.vigor
@@ -149,7 +149,7 @@ class PuppetFlow(FumbleFlow):
         _, _, rest = action.partition(":")
         pid, _, rest = rest.partition(":")
         p = self.by_id.get(pid)
-        if p is None or pid not in self.enc.puppets.get(u.id, ()):
+        if p is None or pid not in self.puppets.get(u.id, ()):
             return RuleViolation("S-G24", "000 §3.3 式神/傀儡", f"{pid!r} is not a 式神/傀儡 operated by {u.name}")
         if not p.able:
             return RuleViolation("S-R61", "000 §3.8", f"{p.name} is 戦闘不能")

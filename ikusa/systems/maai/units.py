@@ -68,6 +68,7 @@ class Unit:
         "collapse",
         "crit_ext",
         "cur_limit",
+        "defence_ids",
         "defenceless",
         "dropped",
         "extensions",
@@ -120,6 +121,8 @@ class Unit:
         #: skills at 聖人: checks with them succeed automatically (S-R04, S-G23)
         self.saint: frozenset[str] = n["saint"]
         self.moves: list[Move] = list(res.moves)
+        #: ids of its defence maneuvers (what the greedy AI reserves)
+        self.defence_ids: frozenset[str] = frozenset(m.id for m in self.moves if m.kind == "defence")
         #: the maneuvers that can appear in a breath (小康-only 整備 left out)
         self.breath_moves: list[Move] = n["breath_moves"]
         self.crit_ext = res.crit_extension
