@@ -60,6 +60,12 @@ class LullFlow(FlowBase):
             if m.effect == "reload":
                 if not u.loaded:
                     out.append(Option(f"maint:{m.id}", f"{m.name} (装填)", cost=0, data={"kind": "maint"}))
+            elif m.effect == "replace_puppet":
+                for pid in self.puppets.get(u.id, ()):
+                    p = self.by_id[pid]
+                    if p.incapacitated:
+                        out.append(Option(f"maint:{m.id}>{pid}", f"{m.name} → {p.name} (戦力{p.max_wounds}, {u.zone})",
+                                          cost=0, data={"kind": "maint", "target": pid}))
             elif m.effect == "heal_wound":
                 for t in self.units:
                     if t.side == u.side and t.able and t.wounds < t.max_wounds:
@@ -165,6 +171,15 @@ class LullFlow(FlowBase):
             u.set_armour(tuple(pieces))
             self.emit("maintenance", "S-R50,S-G09", f"{u.name} {m.name}: {old.name} 防備 {old.current}→"
                       f"{pieces[i].current}", unit=u.id, armour=old.id)
+        elif m.effect == "replace_puppet":
+            # S-R36 "陰陽師の式神再配置" / S-G24 (details invented): back at full 戦力 in the caster's zone
+            p = self.by_id[tid]
+            p.incapacitated = False
+            p.wounds = p.max_wounds
+            p.zone = u.zone
+            p.status = ""
+            self.emit("maintenance", "S-R36,S-G24", f"{u.name} {m.name} → {p.name} 再配置 (戦力{p.wounds}, {p.zone})",
+                      unit=u.id, target=p.id, wounds=p.wounds)
         elif m.effect == "heal_wound":
             t = self.by_id[tid]
             before = t.wounds

@@ -412,3 +412,22 @@ def test_s_g05_spirit_tn_in_flow() -> None:
     assert odds(armour=["霊体防備の甲冑"])[0] == 11  # S-T41: none + 2 → 11
     assert odds(skills={"退魔": "習得"})[0] == 11
     assert odds(skills={"退魔": "免許"}) == (100, 0.0)
+
+
+def test_s_r36_shikigami_replacement_in_lull() -> None:
+    """S-R36 "陰陽師の式神再配置" (整備, S-G24; details invented): a 戦闘不能 式神 of the caster
+    comes back in 小康 at full 戦力 in the caster's zone."""
+    s = state(unit("enemy", "B", gi=2, yu=5, fate=0, weapons=["katana"]),
+              unit("caster", "A", fate=0, feats=["shikigami_saihaichi"], weapons=["tantou"]),
+              unit("shiki", "A", grade="雑", fate=0, wounds=2, weapons=["katana"], operator="caster"))
+    push(s, "use:katana.yokogiri>shiki", 6, 5)
+    push(s, "use:katana.yokogiri>shiki", 6, 5)
+    shiki = s.by_id["shiki"]
+    assert shiki.incapacitated and s.winner is None
+    while _pending(s).kind == "breath":
+        push(s, "end" if "end" in _pending(s).keys() else "pass")
+    d = _pending(s)
+    assert d.kind == "lull" and d.actor == "caster" and "maint:shikigami_saihaichi>shiki" in d.keys()
+    ev = push(s, "maint:shikigami_saihaichi>shiki")
+    assert find(ev, "maintenance").data == {"unit": "caster", "target": "shiki", "wounds": 2}
+    assert shiki.able and shiki.wounds == 2 and shiki.vigor == 0
