@@ -47,7 +47,10 @@ class GreedyPolicy:
             return "nofate"
         if kind == "gm_table":
             return next((o.key for o in opts if o.data.get("suggested")), opts[0].key)
-        return opts[0].key  # lull: the first 整備 offered
+        if kind == "count_tie":
+            # S-G49: headless, tied units of one side act in a seeded random order
+            return opts[rng.randrange(len(opts))].key
+        return opts[0].key  # lull: the first 整備 offered; gm_event: env:none (nothing happens)
 
     def _breath(self, state: Any, decision: Decision) -> Action:
         best: Option | None = None

@@ -431,3 +431,14 @@ def test_s_r36_shikigami_replacement_in_lull() -> None:
     ev = push(s, "maint:shikigami_saihaichi>shiki")
     assert find(ev, "maintenance").data == {"unit": "caster", "target": "shiki", "wounds": 2}
     assert shiki.able and shiki.wounds == 2 and shiki.vigor == 0
+
+
+def test_s_g49_greedy_orders_ties_by_its_seeded_rng() -> None:
+    """S-G49 headless default: a seeded random order — the greedy AI picks a tied unit with the
+    rng it is given (same seed → same pick; both units get picked over seeds)."""
+    s = state(unit("a1", "A", fate=0, weapons=["katana"]), unit("a2", "A", fate=0, weapons=["katana"]),
+              unit("b", "B", gi=-1, fate=0, weapons=["katana"]))
+    d = _pending(s)
+    picks = {GreedyPolicy().choose(s, d, random.Random(seed)) for seed in range(20)}
+    assert picks == {"first:a1", "first:a2"}
+    assert GreedyPolicy().choose(s, d, random.Random(3)) == GreedyPolicy().choose(s, d, random.Random(3))
