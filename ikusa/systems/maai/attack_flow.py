@@ -43,6 +43,8 @@ class AttackCtx:
 
 #: S-G23: the TN a 聖人 check is rolled against (2d10 − 10 can never be below it)
 SAINT_TN = -100
+#: S-G05: the 防備 of a target immune to [霊体] attacks (2d10 + 10 never reaches it)
+SPIRIT_IMMUNE = 100
 
 
 def _done() -> None:
@@ -71,9 +73,13 @@ class AttackFlow(GuardFlow):
                 tags = move.tags
                 if aim and move.src is not None:
                     tags = aim_focus(move.src, aim, gi, options=self.opts).tags
-            v = self.memo[key] = compute_defence(
+            n = self.enc.resolved(target.id).numbers
+            res = compute_defence(
                 target.base_def, target.armour_parts, target.defence_bonuses(), tags,
-                defenceless=target.defenceless, options=self.opts).final
+                defenceless=target.defenceless, taima_tier=n.get("taima"), spirit_defence=n.get("spirit_defence", 0),
+                options=self.opts)
+            # S-G05: from 退魔 免許 a [霊体] attack fails: an unreachable 防備
+            v = self.memo[key] = SPIRIT_IMMUNE if res.immune else res.final
         return v
 
     def saint_target(self, u: Unit, m: Move, target: int, opposed: bool) -> int:
@@ -378,6 +384,8 @@ class AttackFlow(GuardFlow):
             self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
             if t.grade == "主" and t.squad:
                 self.lose_cohesion(t.squad, f"主 {t.name} 戦闘不能")
+            if self.opts.puppets.fall_with_caster:
+                self.puppets_leave(t)
 
     def lose_cohesion(self, squad: str, why: str) -> None:
         """S-R61 / S-G14: 結束力 −1; at ``squad.rout_at`` the squad routs: its 雑/卒 leave the

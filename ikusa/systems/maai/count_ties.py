@@ -73,10 +73,16 @@ class CountTieFlow(LullFlow):
         """S-R35 step 3–4 / S-G49: ``u`` (the default order's pick) or, on a true tie, the
         unit the controller chooses takes the next breath."""
         opts = self.opts
-        if tuple(opts.count.tie_order) == DEFAULT_TIE_ORDER and opts.count.same_side_ties == "encounter_order":
+        if opts.count.same_side_ties == "encounter_order" and tuple(opts.count.tie_order) == DEFAULT_TIE_ORDER:
             self.start_breath(u)
             return
-        u, tied = tied_candidates(self.units, opts, u)
+        if tuple(opts.count.tie_order) == DEFAULT_TIE_ORDER:
+            # fast path: under the default order a true tie is one side, equal count and 技, both PC or both NPC
+            cv, gi, side, pc = u.count_value(), u.ab["gi"], u.side, u.grade == "PC"
+            tied = [t for t in self.units if t.side == side and t.ab["gi"] == gi and (t.grade == "PC") == pc
+                    and _eligible(t) and t.count_value() == cv]
+        else:
+            u, tied = tied_candidates(self.units, opts, u)
         if len(tied) < 2 or opts.count.same_side_ties == "encounter_order":
             self.start_breath(u)
             return

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
 from ikusa.systems.maai.catalog import Catalog, build_catalog, default_files, load_catalog
+from ikusa.systems.maai.defence import TAIMA_TIERS
 from ikusa.systems.maai.equipment import ArmourState, grade_rank
 from ikusa.systems.maai.grades import Grade
 from ikusa.systems.maai.moves import (
@@ -287,6 +288,11 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
     if u.operator is not None:
         # S-G24: a 式神/傀儡 has no 活力 of its own (it never reaches a count)
         res.numbers = {**res.numbers, "max_vigor": 0}
+    # the [霊体] TN inputs (S-R47, S-G05): 退魔 tier and 霊体防備 of the worn armour
+    taima = u.skills.get("退魔")
+    res.numbers = {**res.numbers, "taima": taima if taima in TAIMA_TIERS else None,
+                   "spirit_defence": sum(_lookup(cat, "armour", k, source, f"{where}.armour").spirit_defence
+                                         for k in u.armour)}
     return res
 
 

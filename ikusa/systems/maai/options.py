@@ -128,11 +128,12 @@ class SpiritOptions(_Group):
     novice_penalty: int = Field(2, description="S-G05: 入門/習得 退魔 raises the [霊体] TN by this.")
     immune_from_tier: str = Field("免許", description="S-G05: 退魔 tier from which [霊体] attacks fail.")
     noncorporeal_without_novice: Literal["auto_miss", "defense_bonus:+4"] = Field(
-        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門."
+        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (not yet "
+        "applied by the engine: units have no 非実体 flag)."
     )
     ignores_defense_debuffs: bool = Field(
-        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (not yet applied by the engine: "
-        "the flow has no [霊体] attacks)."
+        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (False: not yet applied by the "
+        "engine, the [霊体] TN always ignores them)."
     )
 
 
@@ -247,6 +248,14 @@ class ZeroCostOptions(_Group):
     per_effect_default: int = Field(1, description="S-R59/S-G40: each distinct 0-活力 effect once per 間合.")
     puppets_exempt_per_effect: bool = Field(
         True, description="S-G62: 式神/傀儡 operation exempt from the per-effect 1 (still in the cap)."
+    )
+
+
+class PuppetOptions(_Group):
+    fall_with_caster: bool = Field(
+        True,
+        description="S-G24/S-G25 (invented): a 式神/傀儡 whose caster is 戦闘不能 can no longer act and leaves the "
+        "battle (no survival roll); false keeps it on the field as a target.",
     )
 
 
@@ -428,6 +437,7 @@ class MaaiOptions(BaseModel):
     costs: CostOptions = Field(default_factory=CostOptions)
     vigor: VigorOptions = Field(default_factory=VigorOptions)
     zero_cost: ZeroCostOptions = Field(default_factory=ZeroCostOptions)
+    puppets: PuppetOptions = Field(default_factory=PuppetOptions)
     fatigue: FatigueOptions = Field(default_factory=FatigueOptions)
     shinpu: ShinpuOptions = Field(default_factory=ShinpuOptions)
     breakthrough: BreakthroughOptions = Field(default_factory=BreakthroughOptions)

@@ -56,6 +56,19 @@ class PuppetFlow(FumbleFlow):
     def puppets_of(self, u: Unit) -> list[Unit]:
         return [self.by_id[p] for p in self.puppets.get(u.id, ()) if self.by_id[p].able]
 
+    def puppets_leave(self, caster: Unit) -> None:
+        """``puppets.fall_with_caster`` (S-G24/S-G25, invented): the caster is 戦闘不能, so its
+        式神/傀儡 can no longer act; they leave the battle (no survival roll)."""
+        for p in self.puppets_of(caster):
+            p.incapacitated = True
+            p.named = False
+            p.reservations.clear()
+            self.leave_shinpu(p)
+            self.emit("down", "S-G24,S-G25", f"{p.name} 術者 {caster.name} 戦闘不能 → 式神/傀儡 退場", unit=p.id)
+
+    def leave_shinpu(self, u: Unit) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
     def operation_refusal(self, u: Unit) -> RuleViolation | None:
         """S-R59/S-G40/S-G62 (costs.check_zero_vigor_use, puppet=True): one more operation?"""
         try:
