@@ -51,6 +51,11 @@ def _done() -> None:
     return None
 
 
+#: reaction options built so far (immutable values, reused: keyed on all they show)
+_REACT_MEMO: dict[tuple[object, ...], Option] = {}
+_NOREACT = Option("noreact", "防御しない", cost=0, data={"kind": "noreact"})
+
+
 class AttackFlow(GuardFlow):
     """Attack resolution (mixed into the state)."""
 
@@ -97,10 +102,13 @@ class AttackFlow(GuardFlow):
     def attack_modifier(self, u: Unit, m: Move, target: Unit, fatigue_index: int) -> int:
         """S-R41/S-R52: ability + proficiency + fixed bonus + stance attack bonus + 連撃疲労
         (S-R66) + basic surprise +2 on the target's first incoming attack (S-R13)."""
-        mod = u.ab[m.ability] + u.skill(m.skill) + m.bonus
-        if u.stance is not None:
-            mod += u.stance.attack_bonus
-        if m.melee:
+        mod = u.static_mod.get(id(m))
+        if mod is None:  # static per unit and maneuver: worked out once
+            mod = u.static_mod[id(m)] = u.ab[m.ability] + u.skill(m.skill) + m.bonus
+        st = u.stance
+        if st is not None:
+            mod += st.attack_bonus
+        if m.kind == "attack" and m.reach == 0:  # melee
             mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), self.opts)
         if target.unaware:
             mod += self.opts.surprise.bonus
@@ -154,8 +162,8 @@ class AttackFlow(GuardFlow):
         c = ctx.chk
         assert c is not None
         t = ctx.target
-        dmg = self.damage_of(ctx.move, c).target
-        if c.success and dmg >= t.wounds and t.fate_left > 0 and self.opts.fate.lethal_exception:
+        if (c.success and t.fate_left > 0 and self.opts.fate.lethal_exception
+                and self.damage_of(ctx.move, c).target >= t.wounds):
 
             def moved(c2: Check) -> None:
                 ctx.chk = c2
@@ -176,6 +184,7 @@ class AttackFlow(GuardFlow):
         assert c is not None
         a, t, m = ctx.attacker, ctx.target, ctx.move
         out = c.outcome
+        ov = out.value
         ok = out.succeeded
         total = c.total
         verdict = "命中" if ok else "失敗"
@@ -183,9 +192,9 @@ class AttackFlow(GuardFlow):
             extra += " [聖人 自動成功 S-G23]"
         self.emit("attack", "S-R41", f"{a.name} {m.name} → {t.name}: 2D10[{c.dice[0]},{c.dice[1]}]"
                   f"{total - c.dice[0] - c.dice[1]:+d}={total} {'≥' if ok else '<'} "
-                  f"防備{ctx.defence} {out.value if out.value not in ('成功', '失敗') else verdict}{extra}",
+                  f"防備{ctx.defence} {ov if ov not in ('成功', '失敗') else verdict}{extra}",
                   attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=total,
-                  defence=ctx.defence, outcome=out.value)
+                  defence=ctx.defence, outcome=ov)
         if not ok:
             if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
                 self.make_defenceless(t, "強化奇襲の対象 (S-R55/S-R63)")
@@ -226,18 +235,28 @@ class AttackFlow(GuardFlow):
                     not parry_only or r.defence_type == "parry"):
                 seen.add(r.id)
                 p = p_success(self.defence_modifier(t, r), c.total)
-                out.append(Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
-                                  data={"kind": "react", "move": r.id, "reserved": True}))
-        for m in t.moves:
-            if m.kind != "defence" or not t.weapon_usable(m) or (parry_only and m.defence_type != "parry"):
+                ck: tuple[object, ...] = ("react", r.id, r.name, p)
+                o = _REACT_MEMO.get(ck)
+                if o is None:
+                    o = _REACT_MEMO[ck] = Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
+                                                 data={"kind": "react", "move": r.id, "reserved": True})
+                out.append(o)
+        for m in t.defence_moves:  # the unit's defence maneuvers, in order
+            if not t.weapon_usable(m) or (parry_only and m.defence_type != "parry"):
                 continue
             cost = self.improv_cost(t, m)
             if cost <= t.vigor or (self.opts.vigor.allow_overspend and not self.is_puppet(t)):
                 p = p_success(self.defence_modifier(t, m), c.total)
-                out.append(Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
-                                  data={"kind": "react", "move": m.id, "reserved": False}))
+                ck = ("improv", m.id, m.name, cost, p)
+                o = _REACT_MEMO.get(ck)
+                if o is None:
+                    o = _REACT_MEMO[ck] = Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
+                                                 data={"kind": "react", "move": m.id, "reserved": False})
+                out.append(o)
         if out:
-            out.append(Option("noreact", "防御しない", cost=0, data={"kind": "noreact"}))
+            out.append(_NOREACT)
+            if len(_REACT_MEMO) > 50_000:
+                _REACT_MEMO.clear()
         return out
 
     def defence_modifier(self, t: Unit, m: Move) -> int:

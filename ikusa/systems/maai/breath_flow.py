@@ -227,7 +227,7 @@ class BreathFlow(MovementFlow):
             return
         verb, _, rest = key.partition(":")
         mid, _, arg = rest.partition(">")
-        m = next(x for x in u.moves if x.id == mid)
+        m = u.move_by_id[mid]
         arg, _, aim_txt = arg.partition("+aim")
         aim = int(aim_txt) if aim_txt else 0
         cost = self.cost_now(u, m) + aim
