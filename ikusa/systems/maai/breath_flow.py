@@ -187,7 +187,12 @@ class BreathFlow(MovementFlow):
                     out.append(_simple(memo, "feat", m, cost, within))
         out.extend(self.gap_breath_options(u))
         if u.stance is not None:
-            out.append(Option("release", f"構え {u.stance.name} 解除 (活力0)", cost=0, data={"kind": "release"}))
+            rc = self.opts.stances.release_cost  # S-R58: free (0) by default
+            if rc == 0:
+                out.append(Option("release", f"構え {u.stance.name} 解除 (活力0)", cost=0, data={"kind": "release"}))
+            elif rc <= v or overspend:
+                out.append(Option("release", f"構え {u.stance.name} 解除 (活力{rc})", cost=rc,
+                                  data={"kind": "release", "within": rc <= left}))
         out.append(_END if u.acted else _PASS)
         return out
 
@@ -223,7 +228,9 @@ class BreathFlow(MovementFlow):
         if key == "release":
             name = u.stance.name if u.stance else ""
             u.stance = None
-            self.emit("stance", "S-R58,S-R31", f"{u.name} 構え {name} 解除 (活力0)", unit=u.id)
+            rc = self.opts.stances.release_cost
+            paid = self.pay(u, rc) if rc else "活力0"
+            self.emit("stance", "S-R58,S-R31", f"{u.name} 構え {name} 解除 ({paid})", unit=u.id)
             return
         verb, _, rest = key.partition(":")
         mid, _, arg = rest.partition(">")

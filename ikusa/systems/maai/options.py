@@ -308,7 +308,7 @@ class ZoneOptions(_Group):
 class StanceOptions(_Group):
     declare_cost: int = Field(1, description="S-G16: declaring a stance costs 1 unless its text says otherwise.")
     release_cost: int = Field(
-        0, description="S-R58: stance release is free (other values: not yet applied by the engine)."
+        0, ge=0, description="S-R58: stance release is free (0 活力); another value makes it a paid maneuver."
     )
     max_maintained: int = Field(
         1, description="S-R58: one [構え] at a time (other values: not yet applied by the engine)."

@@ -442,3 +442,16 @@ def test_s_g49_greedy_orders_ties_by_its_seeded_rng() -> None:
     picks = {GreedyPolicy().choose(s, d, random.Random(seed)) for seed in range(20)}
     assert picks == {"first:a1", "first:a2"}
     assert GreedyPolicy().choose(s, d, random.Random(3)) == GreedyPolicy().choose(s, d, random.Random(3))
+
+
+def test_s_r58_stance_release_cost_option() -> None:
+    """S-R58/S-R31: stance release is free; ``stances.release_cost`` makes it cost that much."""
+    units = (unit("a", "A", fate=0, stance="fudou_no_jin", weapons=["katana"]), unit("b", "B", gi=-1, fate=0))
+    s = state(*units)
+    assert _pending(s).option("release").cost == 0  # type: ignore[union-attr]
+    push(s, "release")
+    assert s.by_id["a"].vigor == 10
+    s = state(*units, options={"stances": {"release_cost": 1}})
+    assert _pending(s).option("release").cost == 1  # type: ignore[union-attr]
+    ev = push(s, "release")
+    assert s.by_id["a"].vigor == 9 and "活力1 10→9" in find(ev, "stance").text
