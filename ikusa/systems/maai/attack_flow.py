@@ -122,7 +122,15 @@ class AttackFlow(GuardFlow):
 
     def hit_odds(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> float:
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
-        return p_success(max(-10, min(10, mod)), self.defence_of(target, m, aim, u.ab["gi"]))
+        dfn = self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target)
+        return p_success(max(-10, min(10, mod)), dfn)
+
+    def tanpaku_value(self, t: Unit) -> int:
+        """S-G39 alt (``counter.tanpaku_bonus_applies_to = "defense_value"``): while 一刀短拍's
+        counter is held its +2 raises the 防備 the attack roll must reach (default: the defence roll)."""
+        if self.opts.counter.tanpaku_bonus_applies_to != "defense_value" or not t.reservations:
+            return 0
+        return max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
 
     # -- declaration ------------------------------------------------------------------------
     def start_attack(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> None:
@@ -148,7 +156,8 @@ class AttackFlow(GuardFlow):
             u.loaded = False
         if aim:
             notes.append(f"照準集中{aim} (S-R51)")
-        ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]), enhanced)
+        ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target),
+                        enhanced)
         extra = f" [{' '.join(notes)}]" if notes else ""
 
         def rolled(c: Check) -> None:
@@ -315,7 +324,9 @@ class AttackFlow(GuardFlow):
             self._apply_damage(ctx)
 
         # S-G39: 一刀短拍 (defence and counter at once): +2 on the defence roll while its counter is held
-        school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
+        school = 0
+        if self.opts.counter.tanpaku_bonus_applies_to == "defense_roll":
+            school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
         tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" else c.total
         self.check(t, self.defence_modifier(t, m) + school, tn, f"{m.name} 防御", rolled, relevance="no_crit")
 

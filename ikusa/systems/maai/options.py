@@ -376,7 +376,8 @@ class CounterOptions(_Group):
     )
     vs_ranged: bool = Field(False, description="S-G38: counters against ranged attacks.")
     tanpaku_bonus_applies_to: Literal["defense_roll", "defense_value"] = Field(
-        "defense_roll", description="S-G39: 一刀短拍 '防備 +2' target (defense_value: not yet applied by the engine)."
+        "defense_roll",
+        description="S-G39: 一刀短拍 '防備 +2' target: the defence roll, or the 防備 the attack must reach.",
     )
 
 

@@ -455,3 +455,18 @@ def test_s_r58_stance_release_cost_option() -> None:
     assert _pending(s).option("release").cost == 1  # type: ignore[union-attr]
     ev = push(s, "release")
     assert s.by_id["a"].vigor == 9 and "活力1 10→9" in find(ev, "stance").text
+
+
+def test_s_g39_tanpaku_bonus_on_defence_value() -> None:
+    """S-G39 alt ``counter.tanpaku_bonus_applies_to = defense_value``: with 一刀短拍's counter
+    held, the +2 raises the 防備 the attack must reach (10 → 12) instead of the defence roll."""
+    oni = unit("oni", "B", yu=3, gi=1, fate=0, defence=12, wounds=6, skills={"棒術": "入門"},
+               maneuvers=["kanabou.kyouda"])
+    s = state(unit("g", "A", yu=2, gi=1, fate=0, skills={"剣術": "免許"}, weapons=["katana"],
+                   schools=["ittou_tanpaku"]), oni, options={"counter": {"tanpaku_bonus_applies_to": "defense_value"}})
+    push(s, "reserve:katana.issen")
+    push(s, "reserve:katana.ukenagashi")
+    push(s, "end")
+    ev = push(s, "use:kanabou.kyouda>g", 5, 3)  # 8 + 3 = 11 < 防備 10 + 2
+    a = find(ev, "attack")
+    assert a.data["defence"] == 12 and a.data["total"] == 11 and a.data["outcome"] == "失敗"
