@@ -120,9 +120,11 @@ class BreathFlow(MovementFlow):
         gun_maneuver = self.opts.ranged.gun_reload == "maneuver"  # S-G20 alt: reload in a breath
         plain = None if u.shinpu else self.plain_cost
         collapse = u.collapse
+        hit_odds = self.hit_odds
+        bleeding = u.bleeding
         for m in u.breath_moves:
             k = m.kind
-            if (k == "maintenance" and not u.bleeding) or not (weapon_ok or u.weapon_usable(m)):
+            if (k == "maintenance" and not bleeding) or not (weapon_ok or u.weapon_usable(m)):
                 continue
             if k == "command":
                 if not (u.squad and u.grade in ("主", "将")):
@@ -147,7 +149,7 @@ class BreathFlow(MovementFlow):
                     enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
                 for t in enemies:
                     if (t.zone == u.zone) if m.reach == 0 else self.in_reach(u, m, t):
-                        odds = self.hit_odds(u, m, t)
+                        odds = hit_odds(u, m, t)
                         ck: tuple[object, ...] = (m.id, m.name, t.id, t.name, 0, cost, odds, within)
                         o = memo.get(ck)
                         if o is None:
@@ -158,7 +160,7 @@ class BreathFlow(MovementFlow):
                         for n in range(1, cap + 1):
                             if cost + n > v and not overspend:
                                 break
-                            odds = self.hit_odds(u, m, t, n)
+                            odds = hit_odds(u, m, t, n)
                             w_n = cost + n <= left
                             ck = (m.id, m.name, t.id, t.name, n, cost, odds, w_n)
                             o = memo.get(ck)
@@ -186,12 +188,17 @@ class BreathFlow(MovementFlow):
                 if not m.zero_cost or self.zero_ok(u, m):
                     out.append(_simple(memo, "feat", m, cost, within))
         out.extend(self.gap_breath_options(u))
-        if u.stance is not None:
+        st = u.stance
+        if st is not None:
             rc = self.opts.stances.release_cost  # S-R58: free (0) by default
             if rc == 0:
-                out.append(Option("release", f"構え {u.stance.name} 解除 (活力0)", cost=0, data={"kind": "release"}))
+                o = memo.get(("release", st.name))
+                if o is None:
+                    o = memo["release", st.name] = Option("release", f"構え {st.name} 解除 (活力0)", cost=0,
+                                                          data={"kind": "release"})
+                out.append(o)
             elif rc <= v or overspend:
-                out.append(Option("release", f"構え {u.stance.name} 解除 (活力{rc})", cost=rc,
+                out.append(Option("release", f"構え {st.name} 解除 (活力{rc})", cost=rc,
                                   data={"kind": "release", "within": rc <= left}))
         out.append(_END if u.acted else _PASS)
         return out

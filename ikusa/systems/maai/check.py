@@ -12,7 +12,7 @@ Pure functions on immutable values; shared by the dice bot, the odds and the com
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from ikusa.engine.errors import RuleViolation
@@ -141,7 +141,7 @@ class Check:
                 f"a die showing {self.dice[index]} cannot become {new}: it must stay within 1…10",
             )
         dice = (new, self.dice[1]) if index == 0 else (self.dice[0], new)
-        return replace(self, dice=dice, fated=(*self.fated, (index, delta)))
+        return Check(dice, self.modifier, self.target, self.crit_extension, (*self.fated, (index, delta)))
 
     def fate_choices(self) -> list[tuple[int, int]]:
         """Every legal single intervention (index, delta)."""
