@@ -10,8 +10,8 @@ from ikusa.systems.maai.units import Unit
 def count_key(u: Unit, order: int) -> tuple[int, int, int, int, int]:
     """Sort key, smallest first: highest count (活力, + 先攻 before the first breath, S-T18),
     then higher 技, then the ally side (the first side listed, S-T17), PCs before allied NPCs
-    (S-G49), then encounter order (S-G49: within one side and equal 技 the encounter order
-    stands for the controller's choice)."""
+    (S-G49), then encounter order (S-G49: a true tie — one side, equal 技 — is then put to the
+    controller by count_ties.CountTieFlow unless ``count.same_side_ties = encounter_order``)."""
     return (-u.count_value(), -u.ab["gi"], u.side_rank, 0 if u.grade == "PC" else 1, order)
 
 
