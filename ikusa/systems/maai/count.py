@@ -19,11 +19,13 @@ def next_to_act(units: Sequence[Unit]) -> Unit | None:
     """S-R35: the unit whose count comes next, or ``None`` when ② is over (every unit has 0
     活力 or has passed, S-G21)."""
     best: Unit | None = None
-    best_key: tuple[int, int, int, int, int] | None = None
+    best_count = 0
+    best_i = 0
     for i, u in enumerate(units):
         if u.incapacitated or u.passed or u.vigor <= 0:
             continue
-        k = count_key(u, i)
-        if best_key is None or k < best_key:
-            best, best_key = u, k
+        c = u.count_value()
+        # the full key only decides between equal counts (the same order as count_key)
+        if best is None or c > best_count or (c == best_count and count_key(u, i) < count_key(best, best_i)):
+            best, best_count, best_i = u, c, i
     return best
