@@ -1,7 +1,7 @@
 """The speed memos of the maai flow change no result (issue #3 bench work).
 
 Breath and reaction options are immutable values reused across states and battles
-(breath_flow._OPTION_MEMO, attack_flow._REACT_MEMO), and a few pure rule results are memoised
+(breath_flow._OPTION_MEMO, attack_flow._REACT_MEMO, movement._MOVE_MEMO), and a few pure rule results are memoised
 (rules_link: breath limit, hit damage).  A memo keyed on too little would hand back an option or
 number built for another situation; these tests run whole battles with warm memos and rebuild
 every breath decision with empty ones, and compare the memoised rule results with the rule
@@ -16,7 +16,7 @@ import pytest
 
 from ikusa.dice.source import RandomSource
 from ikusa.engine.encounter import read_document, split_document
-from ikusa.systems.maai import attack_flow, breath_flow, rules_link
+from ikusa.systems.maai import attack_flow, breath_flow, movement, rules_link
 from ikusa.systems.maai.breath import breath_limit as rule_breath_limit
 from ikusa.systems.maai.check import Outcome
 from ikusa.systems.maai.damage import hit_damage as rule_hit_damage
@@ -52,6 +52,7 @@ def test_breath_options_with_warm_memo_equal_fresh_ones(name: str, monkeypatch: 
                 with monkeypatch.context() as m:
                     m.setattr(breath_flow, "_OPTION_MEMO", {})
                     m.setattr(attack_flow, "_REACT_MEMO", {})
+                    m.setattr(movement, "_MOVE_MEMO", {})
                     fresh = tuple(state.breath_options(u))
                 assert fresh == d.options
                 checked += 1
