@@ -1,6 +1,11 @@
-"""Greedy-vs-greedy maai duels per second, full rules, one process, driving the state
-directly (``state.apply(policy.choose(state, decision, rng), dice)``) without the Combat
-wrapper.  Run: ``python -m bench.bench_maai_duels [N]``."""
+"""Maai battles per second, full rules, one process, driving the state directly
+(``state.apply(policy.choose(state, decision, rng), dice)``) without the Combat wrapper.
+
+Prints greedy-vs-greedy and random-vs-random duels (examples/maai/duel.yaml) and greedy squad
+battles (examples/maai/squad_battle.yaml).  Each figure is the best of ``--repeat`` runs of
+CPU time (the machine is shared: the best run is the least disturbed one); wall time of the
+best run is shown too.  Run: ``python -m bench.bench_maai_duels [N] [--repeat R]``.
+"""
 
 from __future__ import annotations
 
@@ -8,25 +13,41 @@ import random
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from ikusa.dice.source import RandomSource
 from ikusa.engine.encounter import read_document, split_document
+from ikusa.engine.protocol import Policy
 from ikusa.systems.maai.encounter import MaaiEncounter, encounter_from_dict
-from ikusa.systems.maai.policies import GreedyPolicy
+from ikusa.systems.maai.policies import GreedyPolicy, RandomPolicy
 from ikusa.systems.maai.state import MaaiState
 
-DUEL = Path(__file__).resolve().parent.parent / "examples" / "maai" / "duel.yaml"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "maai"
+DUEL = EXAMPLES / "duel.yaml"
+SQUAD = EXAMPLES / "squad_battle.yaml"
+
+
+def load(path: Path) -> MaaiEncounter:
+    doc = split_document(read_document(path), str(path))
+    return encounter_from_dict(doc.body, str(path))
 
 
 def load_duel() -> MaaiEncounter:
-    doc = split_document(read_document(DUEL), str(DUEL))
-    return encounter_from_dict(doc.body, str(DUEL))
+    return load(DUEL)
 
 
-def run(n: int, seed: int = 1) -> tuple[float, float, Counter[str | None], int]:
-    enc = load_duel()
-    policy = GreedyPolicy()
+@dataclass(slots=True)
+class Run:
+    n: int
+    wall: float
+    cpu: float
+    winners: Counter[str | None]
+    decisions: int
+
+
+def run_battles(enc: MaaiEncounter, policy: Policy, n: int, seed: int = 1) -> Run:
+    """``n`` battles of ``enc`` with ``policy`` for every side, seeded dice and AI."""
     rng = random.Random(seed)
     dice = RandomSource(seed)
     winners: Counter[str | None] = Counter()
@@ -41,15 +62,38 @@ def run(n: int, seed: int = 1) -> tuple[float, float, Counter[str | None], int]:
             decisions += 1
             d = state.pending()
         winners[state.winner] += 1
-    return time.perf_counter() - t0, time.process_time() - c0, winners, decisions
+    return Run(n, time.perf_counter() - t0, time.process_time() - c0, winners, decisions)
+
+
+def run(n: int, seed: int = 1) -> tuple[float, float, Counter[str | None], int]:
+    """Greedy-vs-greedy duels: (wall s, CPU s, winners, decisions)."""
+    r = run_battles(load_duel(), GreedyPolicy(), n, seed)
+    return r.wall, r.cpu, r.winners, r.decisions
+
+
+def best_of(enc: MaaiEncounter, policy: Policy, n: int, repeat: int) -> Run:
+    runs = [run_battles(enc, policy, n) for _ in range(repeat)]
+    return min(runs, key=lambda r: r.cpu)
+
+
+def report(label: str, r: Run) -> None:
+    print(f"{label}: {r.n} in {r.cpu:.2f} s CPU / {r.wall:.2f} s wall = {r.n / r.cpu:,.0f}/s CPU, "
+          f"{r.n / r.wall:,.0f}/s wall ({r.decisions / r.n:.1f} decisions each, "
+          f"{r.decisions / r.cpu:,.0f} decisions/s CPU); winners {dict(r.winners)}")
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
-    secs, cpu, winners, decisions = run(n)
-    print(f"maai greedy duels: {n} in {secs:.2f} s wall / {cpu:.2f} s CPU = {n / secs:,.0f} duels/s wall, "
-          f"{n / cpu:,.0f} duels/s CPU ({decisions / n:.1f} decisions/duel, {decisions / cpu:,.0f} decisions/s CPU)")
-    print("winners:", dict(winners))
+    args = sys.argv[1:]
+    repeat = 3
+    if "--repeat" in args:
+        i = args.index("--repeat")
+        repeat = int(args[i + 1])
+        del args[i:i + 2]
+    n = int(args[0]) if args else 3000
+    duel, squad = load(DUEL), load(SQUAD)
+    report("maai greedy duels", best_of(duel, GreedyPolicy(), n, repeat))
+    report("maai random duels", best_of(duel, RandomPolicy(), n, repeat))
+    report("maai greedy squad battles", best_of(squad, GreedyPolicy(), max(1, n // 10), repeat))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.equipment import resolve_break
 from ikusa.systems.maai.flow_base import dice_text, p_success
-from ikusa.systems.maai.fumble import FumbleFlow
+from ikusa.systems.maai.guard import GuardFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.options import CheckKind
 from ikusa.systems.maai.rules_link import apply_wounds, compute_defence, emergency_evasion, fatigue_penalty, hit_damage
@@ -43,13 +43,20 @@ class AttackCtx:
 
 #: S-G23: the TN a 聖人 check is rolled against (2d10 − 10 can never be below it)
 SAINT_TN = -100
+#: S-G05: the 防備 of a target immune to [霊体] attacks (2d10 + 10 never reaches it)
+SPIRIT_IMMUNE = 100
 
 
 def _done() -> None:
     return None
 
 
-class AttackFlow(FumbleFlow):
+#: reaction options built so far (immutable values, reused: keyed on all they show)
+_REACT_MEMO: dict[tuple[object, ...], Option] = {}
+_NOREACT = Option("noreact", "防御しない", cost=0, data={"kind": "noreact"})
+
+
+class AttackFlow(GuardFlow):
     """Attack resolution (mixed into the state)."""
 
     def defence_of(self, target: Unit, move: Move | None, aim: int = 0, gi: int = 0) -> int:
@@ -66,9 +73,13 @@ class AttackFlow(FumbleFlow):
                 tags = move.tags
                 if aim and move.src is not None:
                     tags = aim_focus(move.src, aim, gi, options=self.opts).tags
-            v = self.memo[key] = compute_defence(
+            n = self.enc.resolved(target.id).numbers
+            res = compute_defence(
                 target.base_def, target.armour_parts, target.defence_bonuses(), tags,
-                defenceless=target.defenceless, options=self.opts).final
+                defenceless=target.defenceless, taima_tier=n.get("taima"), spirit_defence=n.get("spirit_defence", 0),
+                options=self.opts)
+            # S-G05: from 退魔 免許 a [霊体] attack fails: an unreachable 防備
+            v = self.memo[key] = SPIRIT_IMMUNE if res.immune else res.final
         return v
 
     def saint_target(self, u: Unit, m: Move, target: int, opposed: bool) -> int:
@@ -91,10 +102,13 @@ class AttackFlow(FumbleFlow):
     def attack_modifier(self, u: Unit, m: Move, target: Unit, fatigue_index: int) -> int:
         """S-R41/S-R52: ability + proficiency + fixed bonus + stance attack bonus + 連撃疲労
         (S-R66) + basic surprise +2 on the target's first incoming attack (S-R13)."""
-        mod = u.ab[m.ability] + u.skill(m.skill) + m.bonus
-        if u.stance is not None:
-            mod += u.stance.attack_bonus
-        if m.melee:
+        mod = u.static_mod.get(id(m))
+        if mod is None:  # static per unit and maneuver: worked out once
+            mod = u.static_mod[id(m)] = u.ab[m.ability] + u.skill(m.skill) + m.bonus
+        st = u.stance
+        if st is not None:
+            mod += st.attack_bonus
+        if m.kind == "attack" and m.reach == 0:  # melee
             mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), self.opts)
         if target.unaware:
             mod += self.opts.surprise.bonus
@@ -108,7 +122,15 @@ class AttackFlow(FumbleFlow):
 
     def hit_odds(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> float:
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
-        return p_success(max(-10, min(10, mod)), self.defence_of(target, m, aim, u.ab["gi"]))
+        dfn = self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target)
+        return p_success(max(-10, min(10, mod)), dfn)
+
+    def tanpaku_value(self, t: Unit) -> int:
+        """S-G39 alt (``counter.tanpaku_bonus_applies_to = "defense_value"``): while 一刀短拍's
+        counter is held its +2 raises the 防備 the attack roll must reach (default: the defence roll)."""
+        if self.opts.counter.tanpaku_bonus_applies_to != "defense_value" or not t.reservations:
+            return 0
+        return max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
 
     # -- declaration ------------------------------------------------------------------------
     def start_attack(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> None:
@@ -134,7 +156,8 @@ class AttackFlow(FumbleFlow):
             u.loaded = False
         if aim:
             notes.append(f"照準集中{aim} (S-R51)")
-        ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]), enhanced)
+        ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target),
+                        enhanced)
         extra = f" [{' '.join(notes)}]" if notes else ""
 
         def rolled(c: Check) -> None:
@@ -148,8 +171,8 @@ class AttackFlow(FumbleFlow):
         c = ctx.chk
         assert c is not None
         t = ctx.target
-        dmg = self.damage_of(ctx.move, c).target
-        if c.success and dmg >= t.wounds and t.fate_left > 0 and self.opts.fate.lethal_exception:
+        if (c.success and t.fate_left > 0 and self.opts.fate.lethal_exception
+                and self.damage_of(ctx.move, c).target >= t.wounds):
 
             def moved(c2: Check) -> None:
                 ctx.chk = c2
@@ -170,6 +193,7 @@ class AttackFlow(FumbleFlow):
         assert c is not None
         a, t, m = ctx.attacker, ctx.target, ctx.move
         out = c.outcome
+        ov = out.value
         ok = out.succeeded
         total = c.total
         verdict = "命中" if ok else "失敗"
@@ -177,9 +201,9 @@ class AttackFlow(FumbleFlow):
             extra += " [聖人 自動成功 S-G23]"
         self.emit("attack", "S-R41", f"{a.name} {m.name} → {t.name}: 2D10[{c.dice[0]},{c.dice[1]}]"
                   f"{total - c.dice[0] - c.dice[1]:+d}={total} {'≥' if ok else '<'} "
-                  f"防備{ctx.defence} {out.value if out.value not in ('成功', '失敗') else verdict}{extra}",
+                  f"防備{ctx.defence} {ov if ov not in ('成功', '失敗') else verdict}{extra}",
                   attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=total,
-                  defence=ctx.defence, outcome=out.value)
+                  defence=ctx.defence, outcome=ov)
         if not ok:
             if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
                 self.make_defenceless(t, "強化奇襲の対象 (S-R55/S-R63)")
@@ -220,18 +244,28 @@ class AttackFlow(FumbleFlow):
                     not parry_only or r.defence_type == "parry"):
                 seen.add(r.id)
                 p = p_success(self.defence_modifier(t, r), c.total)
-                out.append(Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
-                                  data={"kind": "react", "move": r.id, "reserved": True}))
-        for m in t.moves:
-            if m.kind != "defence" or not t.weapon_usable(m) or (parry_only and m.defence_type != "parry"):
+                ck: tuple[object, ...] = ("react", r.id, r.name, p)
+                o = _REACT_MEMO.get(ck)
+                if o is None:
+                    o = _REACT_MEMO[ck] = Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
+                                                 data={"kind": "react", "move": r.id, "reserved": True})
+                out.append(o)
+        for m in t.defence_moves:  # the unit's defence maneuvers, in order
+            if not t.weapon_usable(m) or (parry_only and m.defence_type != "parry"):
                 continue
             cost = self.improv_cost(t, m)
-            if cost <= t.vigor:
+            if cost <= t.vigor or (self.opts.vigor.allow_overspend and not self.is_puppet(t)):
                 p = p_success(self.defence_modifier(t, m), c.total)
-                out.append(Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
-                                  data={"kind": "react", "move": m.id, "reserved": False}))
+                ck = ("improv", m.id, m.name, cost, p)
+                o = _REACT_MEMO.get(ck)
+                if o is None:
+                    o = _REACT_MEMO[ck] = Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
+                                                 data={"kind": "react", "move": m.id, "reserved": False})
+                out.append(o)
         if out:
-            out.append(Option("noreact", "防御しない", cost=0, data={"kind": "noreact"}))
+            out.append(_NOREACT)
+            if len(_REACT_MEMO) > 50_000:
+                _REACT_MEMO.clear()
         return out
 
     def defence_modifier(self, t: Unit, m: Move) -> int:
@@ -290,7 +324,9 @@ class AttackFlow(FumbleFlow):
             self._apply_damage(ctx)
 
         # S-G39: 一刀短拍 (defence and counter at once): +2 on the defence roll while its counter is held
-        school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
+        school = 0
+        if self.opts.counter.tanpaku_bonus_applies_to == "defense_roll":
+            school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
         tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" else c.total
         self.check(t, self.defence_modifier(t, m) + school, tn, f"{m.name} 防御", rolled, relevance="no_crit")
 
@@ -314,14 +350,20 @@ class AttackFlow(FumbleFlow):
             behind = d.behind
             if behind:
                 # S-R43 / S-G15 / S-G65: one other enemy in the target's zone (the attacker's pick:
-                # the first listed) takes the pass-through damage, no roll
-                other = next((x for x in self.units if x.side == ctx.target.side and x.able and x is not ctx.target
-                              and x.zone == ctx.target.zone), None)
+                # the first listed; zones.pass_through_selection = random: a die) takes the
+                # pass-through damage, no roll
+                behind_units = [x for x in self.units if x.side == ctx.target.side and x.able
+                                and x is not ctx.target and x.zone == ctx.target.zone]
+                other = behind_units[0] if behind_units else None
+                if len(behind_units) > 1 and self.opts.zones.pass_through_selection == "random":
+                    assert self.dice is not None
+                    (i,) = self.dice.roll(len(behind_units), 1, f"{ctx.move.name} 背後の敵")
+                    other = behind_units[i - 1]
                 if other is not None:
                     self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")
         if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
             self.make_defenceless(ctx.target, "強化奇襲の対象 (S-R55/S-R63)")
-        self._counter(ctx)
+        self._counter(ctx, partial(self.guard_counter, ctx.attacker, ctx.target, ctx.move, True, _done))
 
     def _break(self, ctx: AttackCtx) -> None:
         """S-R49 / S-G45 (equipment.resolve_break): [貫通 N] + [破壊] on a hit makes the armour
@@ -353,6 +395,8 @@ class AttackFlow(FumbleFlow):
             self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
             if t.grade == "主" and t.squad:
                 self.lose_cohesion(t.squad, f"主 {t.name} 戦闘不能")
+            if self.opts.puppets.fall_with_caster:
+                self.puppets_leave(t)
 
     def lose_cohesion(self, squad: str, why: str) -> None:
         """S-R61 / S-G14: 結束力 −1; at ``squad.rout_at`` the squad routs: its 雑/卒 leave the
@@ -387,13 +431,14 @@ class AttackFlow(FumbleFlow):
         self.emit("defenceless", "S-R63,S-R64", f"{u.name} 無防備: {why}{more}", unit=u.id)
 
     # -- counters ---------------------------------------------------------------------------
-    def _counter(self, ctx: AttackCtx) -> None:
+    def _counter(self, ctx: AttackCtx, then: Callable[[], None] = _done) -> None:
         """S-R56/S-R57/S-G38: a reserved counter triggers on a melee attack that hit (whether
         nullified or not; also on a miss with ``counter.issen_triggers = any_melee``, the only
         way this is reached after a miss), or only after a nullification for school 反撃 (一刀切断);
-        not at 0 戦力."""
+        not at 0 戦力.  ``then`` continues the flow (the 護衛態勢 auto-counter, S-G61)."""
         t, a = ctx.target, ctx.attacker
         if (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able or not a.able or t.defenceless:
+            then()
             return
 
         def triggers(r: Move) -> bool:
@@ -405,6 +450,7 @@ class AttackFlow(FumbleFlow):
 
         m = next((r for r in t.reservations if triggers(r)), None)
         if m is None:
+            then()
             return
         t.reservations.remove(m)
         mod = t.ab[m.ability] + t.skill(m.skill) + m.bonus + m.counter_bonus
@@ -418,11 +464,14 @@ class AttackFlow(FumbleFlow):
             if c.success:
                 self.wound(a, self.damage_of(m, c, "counter").target, "S-R56,S-R60", m.name)
                 if c.outcome.value == "天命" and "counter" in self.opts.doubles.table_checks:
-                    self.table_roll(t, "決定的瞬間表", _done)
+                    self.table_roll(t, "決定的瞬間表", then)
+                    return
             elif c.outcome.fumbled and "counter" in self.opts.doubles.fumble_checks:
                 self.make_defenceless(t, "反撃の失着 (S-R10)")
                 if c.outcome.value == "業報" and "counter" in self.opts.doubles.table_checks:
-                    self.table_roll(t, "致命的失敗表", _done)
+                    self.table_roll(t, "致命的失敗表", then)
+                    return
+            then()
 
         def own_fate_done(c: Check) -> None:
             # S-G51: the lethal-hit exception also protects the attacker from a lethal counter

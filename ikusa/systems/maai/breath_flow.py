@@ -22,6 +22,34 @@ from ikusa.systems.maai.rules_link import (
 )
 from ikusa.systems.maai.units import Unit
 
+#: every distinct breath option built so far (options are immutable values; see breath_options)
+_OPTION_MEMO: dict[tuple[object, ...], Option] = {}
+_OPTION_MEMO_MAX = 200_000
+
+_END = Option("end", "一呼吸を終える", cost=0, data={"kind": "end"})
+_PASS = Option("pass", "パス (この間合はもう一呼吸しない; 活力は反応用に残る)", cost=0, data={"kind": "pass"})
+
+
+def _simple(memo: dict[tuple[object, ...], Option], what: str, m: Move, cost: int, within: bool) -> Option:
+    """A reserve / stance / 止血 / feat option of ``m`` (memoised on what it shows)."""
+    ck = (what, m.id, m.name, cost, within)
+    o = memo.get(ck)
+    if o is None:
+        if what == "reserve":
+            o = Option(f"reserve:{m.id}", f"{m.name} を予約 (活力{cost})", cost=cost,
+                       data={"kind": "reserve", "move": m.id, "within": within})
+        elif what == "stance":
+            o = Option(f"stance:{m.id}", f"構え {m.name} (活力{cost})", cost=cost,
+                       data={"kind": "stance", "move": m.id, "within": within})
+        elif what == "maintenance":
+            o = Option(f"use:{m.id}", f"{m.name} (止血, 活力{cost})", cost=cost,
+                       data={"kind": "feat", "move": m.id, "within": within})
+        else:
+            o = Option(f"use:{m.id}", f"{m.name} (活力{cost})", cost=cost,
+                       data={"kind": "feat", "move": m.id, "within": within})
+        memo[ck] = o
+    return o
+
 
 class BreathFlow(MovementFlow):
     """Breaths (mixed into the state)."""
@@ -74,69 +102,105 @@ class BreathFlow(MovementFlow):
                   unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
 
     def breath_options(self, u: Unit) -> list[Option]:
+        """Every legal choice of ``u``'s breath now (S-R27…S-R32, S-R37, S-R58, S-R59, S-G21).
+
+        Speed: the options are immutable values, so each distinct one is built once and
+        reused (:data:`_OPTION_MEMO`, keyed on everything its key, label and data show); the
+        plain (non-心府) cost comes straight from the encounter's cost memo."""
+        memo = _OPTION_MEMO
+        if len(memo) > _OPTION_MEMO_MAX:
+            memo.clear()
         v = u.vigor
         left = u.cur_limit - u.breath_spent
         out: list[Option] = []
-        enemies = [t for t in self.units if t.side != u.side and t.able]
+        enemies: list[Unit] | None = None
         weapon_ok = not (u.dropped or u.broken)
         over = self.opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
+        overspend = self.opts.vigor.allow_overspend  # S-G33 alt: 活力 may go below 0
+        gun_maneuver = self.opts.ranged.gun_reload == "maneuver"  # S-G20 alt: reload in a breath
+        plain = None if u.shinpu else self.plain_cost
+        collapse = u.collapse
+        hit_odds = self.hit_odds
+        bleeding = u.bleeding
         for m in u.breath_moves:
             k = m.kind
-            if (k == "maintenance" and not u.bleeding) or not (weapon_ok or u.weapon_usable(m)):
+            if (k == "maintenance" and not bleeding) or not (weapon_ok or u.weapon_usable(m)):
                 continue
-            if k == "command" and not (u.squad and u.grade in ("主", "将")):
+            if k == "command":
+                if not (u.squad and u.grade in ("主", "将")):
+                    continue
+                cost = self.cost_now(u, m)
+            elif plain is not None:
+                c = plain.get(id(m))
+                cost = (self.move_cost(u, m) if c is None else c) + collapse
+            else:
+                cost = self.cost_now(u, m)
+            if (cost > v and not overspend) or (over is not None and cost > left + over):
                 continue
-            cost = self.cost_now(u, m)
-            if cost > v or (over is not None and cost > left + over):
-                continue
-            if m.limit_per_round is not None and not m.zero_cost and u.round_uses.get(m.id, 0) >= m.limit_per_round:
+            if m.limit_per_round is not None and not m.zero_cost and u.round_uses.get(m.id, 0) >= m.limit_per_round \
+                    and not (m.needs_load and gun_maneuver):
                 continue
             within = cost <= left
             if k == "attack":
                 if m.needs_load and not u.loaded:
                     continue
                 cap = self.aim_cap(u, m) if m.aim_focus else 0
+                if enemies is None:
+                    enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
                 for t in enemies:
-                    if self.in_reach(u, m, t):
-                        out.append(Option(f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost})", cost=cost,
-                                          odds=self.hit_odds(u, m, t),
-                                          data={"kind": "attack", "move": m.id, "target": t.id, "within": within}))
+                    if (t.zone == u.zone) if m.reach == 0 else self.in_reach(u, m, t):
+                        odds = hit_odds(u, m, t)
+                        ck: tuple[object, ...] = (m.id, m.name, t.id, t.name, 0, cost, odds, within)
+                        o = memo.get(ck)
+                        if o is None:
+                            o = memo[ck] = Option(
+                                f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost})", cost=cost, odds=odds,
+                                data={"kind": "attack", "move": m.id, "target": t.id, "within": within})
+                        out.append(o)
                         for n in range(1, cap + 1):
-                            if cost + n > v:
+                            if cost + n > v and not overspend:
                                 break
-                            out.append(Option(
-                                f"use:{m.id}>{t.id}+aim{n}", f"{m.name} 照準集中{n} → {t.name} (活力{cost + n})",
-                                cost=cost + n, odds=self.hit_odds(u, m, t, n),
-                                data={"kind": "attack", "move": m.id, "target": t.id, "aim": n,
-                                      "within": cost + n <= left}))
+                            odds = hit_odds(u, m, t, n)
+                            w_n = cost + n <= left
+                            ck = (m.id, m.name, t.id, t.name, n, cost, odds, w_n)
+                            o = memo.get(ck)
+                            if o is None:
+                                o = memo[ck] = Option(
+                                    f"use:{m.id}>{t.id}+aim{n}", f"{m.name} 照準集中{n} → {t.name} (活力{cost + n})",
+                                    cost=cost + n, odds=odds,
+                                    data={"kind": "attack", "move": m.id, "target": t.id, "aim": n, "within": w_n})
+                            out.append(o)
             elif k == "defence" or k == "counter":
                 if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
                         and (self.opts.reservations.allow_duplicates or m not in u.reservations)):
-                    out.append(Option(f"reserve:{m.id}", f"{m.name} を予約 (活力{cost})", cost=cost,
-                                      data={"kind": "reserve", "move": m.id, "within": within}))
+                    out.append(_simple(memo, "reserve", m, cost, within))
             elif k == "movement":
                 out.extend(self.movement_options(u, m, cost, within))
             elif k == "stance":
                 if not u.defenceless and u.stance is not m:
-                    out.append(Option(f"stance:{m.id}", f"構え {m.name} (活力{cost})", cost=cost,
-                                      data={"kind": "stance", "move": m.id, "within": within}))
+                    out.append(_simple(memo, "stance", m, cost, within))
             elif k == "maintenance":
-                out.append(Option(f"use:{m.id}", f"{m.name} (止血, 活力{cost})", cost=cost,
-                                  data={"kind": "feat", "move": m.id, "within": within}))
+                out.append(_simple(memo, "maintenance", m, cost, within))
             elif k == "command":
                 out.append(Option(f"use:{m.id}", f"{m.name} (陣形 防備+{self.opts.squad.formation_bonus}, 活力{cost})",
                                   cost=cost, data={"kind": "command", "move": m.id, "within": within}))
             elif k == "feat":
                 if not m.zero_cost or self.zero_ok(u, m):
-                    out.append(Option(f"use:{m.id}", f"{m.name} (活力{cost})", cost=cost,
-                                      data={"kind": "feat", "move": m.id, "within": within}))
-        if u.stance is not None:
-            out.append(Option("release", f"構え {u.stance.name} 解除 (活力0)", cost=0, data={"kind": "release"}))
-        if u.acted:
-            out.append(Option("end", "一呼吸を終える", cost=0, data={"kind": "end"}))
-        else:
-            out.append(Option("pass", "パス (この間合はもう一呼吸しない; 活力は反応用に残る)", cost=0,
-                              data={"kind": "pass"}))
+                    out.append(_simple(memo, "feat", m, cost, within))
+        out.extend(self.gap_breath_options(u))
+        st = u.stance
+        if st is not None:
+            rc = self.opts.stances.release_cost  # S-R58: free (0) by default
+            if rc == 0:
+                o = memo.get(("release", st.name))
+                if o is None:
+                    o = memo["release", st.name] = Option("release", f"構え {st.name} 解除 (活力0)", cost=0,
+                                                          data={"kind": "release"})
+                out.append(o)
+            elif rc <= v or overspend:
+                out.append(Option("release", f"構え {st.name} 解除 (活力{rc})", cost=rc,
+                                  data={"kind": "release", "within": rc <= left}))
+        out.append(_END if u.acted else _PASS)
         return out
 
     def ask_breath(self, u: Unit) -> None:
@@ -165,14 +229,19 @@ class BreathFlow(MovementFlow):
         if key == "pass":
             self.do_pass(u)
             return
+        if key.startswith(("op:", "reload:")):
+            self.gap_breath_action(u, key)
+            return
         if key == "release":
             name = u.stance.name if u.stance else ""
             u.stance = None
-            self.emit("stance", "S-R58,S-R31", f"{u.name} 構え {name} 解除 (活力0)", unit=u.id)
+            rc = self.opts.stances.release_cost
+            paid = self.pay(u, rc) if rc else "活力0"
+            self.emit("stance", "S-R58,S-R31", f"{u.name} 構え {name} 解除 ({paid})", unit=u.id)
             return
         verb, _, rest = key.partition(":")
         mid, _, arg = rest.partition(">")
-        m = next(x for x in u.moves if x.id == mid)
+        m = u.move_by_id[mid]
         arg, _, aim_txt = arg.partition("+aim")
         aim = int(aim_txt) if aim_txt else 0
         cost = self.cost_now(u, m) + aim

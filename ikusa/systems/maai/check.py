@@ -12,7 +12,7 @@ Pure functions on immutable values; shared by the dice bot, the odds and the com
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from ikusa.engine.errors import RuleViolation
@@ -32,17 +32,22 @@ class Outcome(StrEnum):
 
     @property
     def succeeded(self) -> bool:
-        return self in (Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI)
+        return self in _SUCCEEDED
 
     @property
     def critical(self) -> bool:
         """会心 in the wide sense: 天命 is also a critical success."""
-        return self in (Outcome.CRITICAL, Outcome.TENMEI)
+        return self in _CRITICAL
 
     @property
     def fumbled(self) -> bool:
         """失着 in the wide sense: 業報 is also a fumble."""
-        return self in (Outcome.FUMBLE, Outcome.GOUHOU)
+        return self in _FUMBLED
+
+
+_SUCCEEDED = frozenset((Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI))
+_CRITICAL = frozenset((Outcome.CRITICAL, Outcome.TENMEI))
+_FUMBLED = frozenset((Outcome.FUMBLE, Outcome.GOUHOU))
 
 
 #: best → worst, the order fate intervention optimises in (issue #2, S-G27)
@@ -89,12 +94,16 @@ class Check:
     @property
     def total(self) -> int:
         """S-R01: 2d10 + clamped modifier."""
-        return self.natural + self.applied_modifier
+        m = self.modifier
+        d = self.dice
+        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m)
 
     @property
     def success(self) -> bool:
         """S-R01: total ≥ TN."""
-        return self.total >= self.target
+        m = self.modifier
+        d = self.dice
+        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target
 
     @property
     def doubles(self) -> bool:
@@ -105,7 +114,8 @@ class Check:
     def outcome(self) -> Outcome:
         """S-R09…S-R12; S-G29: a failing [10,10] is plain 失着, a succeeding [1,1] plain 会心."""
         a, b = self.dice
-        if self.success:
+        m = self.modifier
+        if a + b + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target:
             if a == b == 10:
                 return Outcome.TENMEI
             if a == b or (self.crit_extension and abs(a - b) == 1):
@@ -131,7 +141,7 @@ class Check:
                 f"a die showing {self.dice[index]} cannot become {new}: it must stay within 1…10",
             )
         dice = (new, self.dice[1]) if index == 0 else (self.dice[0], new)
-        return replace(self, dice=dice, fated=(*self.fated, (index, delta)))
+        return Check(dice, self.modifier, self.target, self.crit_extension, (*self.fated, (index, delta)))
 
     def fate_choices(self) -> list[tuple[int, int]]:
         """Every legal single intervention (index, delta)."""

@@ -10,8 +10,8 @@ from ikusa.systems.maai.units import Unit
 def count_key(u: Unit, order: int) -> tuple[int, int, int, int, int]:
     """Sort key, smallest first: highest count (活力, + 先攻 before the first breath, S-T18),
     then higher 技, then the ally side (the first side listed, S-T17), PCs before allied NPCs
-    (S-G49), then encounter order (S-G49: within one side and equal 技 the encounter order
-    stands for the controller's choice)."""
+    (S-G49), then encounter order (S-G49: a true tie — one side, equal 技 — is then put to the
+    controller by count_ties.CountTieFlow unless ``count.same_side_ties = encounter_order``)."""
     return (-u.count_value(), -u.ab["gi"], u.side_rank, 0 if u.grade == "PC" else 1, order)
 
 
@@ -19,11 +19,13 @@ def next_to_act(units: Sequence[Unit]) -> Unit | None:
     """S-R35: the unit whose count comes next, or ``None`` when ② is over (every unit has 0
     活力 or has passed, S-G21)."""
     best: Unit | None = None
-    best_key: tuple[int, int, int, int, int] | None = None
+    best_count = 0
+    best_i = 0
     for i, u in enumerate(units):
         if u.incapacitated or u.passed or u.vigor <= 0:
             continue
-        k = count_key(u, i)
-        if best_key is None or k < best_key:
-            best, best_key = u, k
+        c = u.count_value()
+        # the full key only decides between equal counts (the same order as count_key)
+        if best is None or c > best_count or (c == best_count and count_key(u, i) < count_key(best, best_i)):
+            best, best_count, best_i = u, c, i
     return best

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
 from ikusa.systems.maai.catalog import Catalog, build_catalog, default_files, load_catalog
+from ikusa.systems.maai.defence import TAIMA_TIERS
 from ikusa.systems.maai.equipment import ArmourState, grade_rank
 from ikusa.systems.maai.grades import Grade
 from ikusa.systems.maai.moves import (
@@ -67,6 +68,9 @@ class UnitSpec(BaseModel):
     weapon_grades: dict[str, str] = Field(default_factory=dict)
     #: breath-limit extensions by source (S-R28: distinct sources stack)
     breath_extensions: dict[str, int] = Field(default_factory=dict)
+    #: 式神/傀儡: the id of the caster who operates this unit (S-G24: no 活力 of its own; its
+    #: actions are paid from the caster's 活力 and share the caster's 0-活力 cap, S-R59)
+    operator: str | None = None
 
     @field_validator("grade")
     @classmethod
@@ -143,6 +147,7 @@ class MaaiEncounter(BaseModel):
     _memo: dict[Any, int] = PrivateAttr(default_factory=dict)
     _catalog: Catalog | None = PrivateAttr(default=None)
     _plain_cost: dict[int, int] = PrivateAttr(default_factory=dict)
+    _puppets: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
     @property
     def opts(self) -> MaaiOptions:
@@ -159,6 +164,11 @@ class MaaiEncounter(BaseModel):
     def plain_cost(self) -> dict[int, int]:
         """Memo of maneuver costs outside 心府 (by maneuver identity)."""
         return self._plain_cost
+
+    @property
+    def puppets(self) -> dict[str, tuple[str, ...]]:
+        """Caster id → the ids of the 式神/傀儡 it operates (S-G24)."""
+        return self._puppets
 
     @property
     def catalog(self) -> Catalog:
@@ -205,6 +215,12 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
         if not _meets(cat, opts, u, m.requires):
             raise InputError(f"{m.name} requires {m.requires} (S-R23)", source=source, field=f"{where}.maneuvers.{j}")
         add(move_from_maneuver(cat, m))
+    # S-G20: a ranged attack whose catalog entry names no ability uses ``ranged.default_ability``
+    ranged_ability = ABILITY_ALIASES.get(opts.ranged.default_ability, "yu")
+    for k, mv in enumerate(moves):
+        if mv.kind == "attack" and mv.ranged and mv.src is not None and mv.src.ability is None \
+                and mv.src.axis != "B" and mv.ability != ranged_ability and cat.is_ranged(mv.src):
+            moves[k] = replace(mv, ability=ranged_ability)
     # maneuvers every unit has: leaving 心府 (S-G12), picking a dropped weapon up (S-T51), 応急補修 (S-R50),
     # 止血 (S-G19)
     for key in UNIVERSAL:
@@ -269,6 +285,14 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
     from ikusa.systems.maai.units import static_numbers
 
     res.numbers = static_numbers(u, res, opts)
+    if u.operator is not None:
+        # S-G24: a 式神/傀儡 has no 活力 of its own (it never reaches a count)
+        res.numbers = {**res.numbers, "max_vigor": 0}
+    # the [霊体] TN inputs (S-R47, S-G05): 退魔 tier and 霊体防備 of the worn armour
+    taima = u.skills.get("退魔")
+    res.numbers = {**res.numbers, "taima": taima if taima in TAIMA_TIERS else None,
+                   "spirit_defence": sum(_lookup(cat, "armour", k, source, f"{where}.armour").spirit_defence
+                                         for k in u.armour)}
     return res
 
 
@@ -325,4 +349,20 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:
             raise InputError(f"zone {u.zone!r} is not one of zones {enc.zones}", source=source,
                              field=f"units.{i}.zone")
         enc._resolved[u.id] = _resolve_unit(cat, enc._opts, u, i, source)
+    puppets: dict[str, list[str]] = {}
+    for i, u in enumerate(enc.units):
+        if u.operator is None:
+            continue
+        caster = next((c for c in enc.units if c.id == u.operator), None)
+        where = f"units.{i}.operator"
+        if caster is None or caster is u:
+            raise InputError(f"operator {u.operator!r} is not another unit of this encounter (S-G24)",
+                             source=source, field=where)
+        if caster.side != u.side:
+            raise InputError(f"operator {caster.id!r} is on side {caster.side!r}, not {u.side!r} (S-G24)",
+                             source=source, field=where)
+        if caster.operator is not None:
+            raise InputError(f"operator {caster.id!r} is itself a 式神/傀儡 (S-G24)", source=source, field=where)
+        puppets.setdefault(caster.id, []).append(u.id)
+    enc._puppets = {k: tuple(v) for k, v in puppets.items()}
     return enc

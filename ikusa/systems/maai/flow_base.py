@@ -9,7 +9,7 @@ works out what comes next (the same breath, the next count, 小康 …).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -59,6 +59,24 @@ def _fate_alternatives(dice: tuple[int, int], modifier: int, target: int, crit_e
     return tuple(out)
 
 
+@lru_cache(maxsize=65536)
+def _fate_offer(dice: tuple[int, int], modifier: int, target: int, crit_extension: bool, relevance: str,
+                own: bool, every: bool) -> tuple[Option, ...]:
+    """The options of a fate question on this roll (empty: no question), memoised: the
+    interventions of :func:`_fate_alternatives` and ``nofate``.  Options are immutable, so
+    one tuple serves every state."""
+    alts = _fate_alternatives(dice, modifier, target, crit_extension, relevance, own, every)
+    if not alts:
+        return ()
+    was = Check(dice, modifier, target, crit_extension).outcome.value
+    options = [Option(f"fate:{i}{d:+d}", f"運命介入 {i + 1}個目 {dice[i]}→{dice[i] + d}"
+                      f" ({outcome}, 合計{total})", cost=1,
+                      data={"kind": "fate", "better": better, "outcome": outcome, "was": was, "own": own})
+               for i, d, better, outcome, total in alts]
+    options.append(Option("nofate", "運命介入しない", data={"kind": "fate", "better": False}))
+    return tuple(options)
+
+
 def _rank(c: Check, relevance: str) -> int:
     if relevance == "success":
         return int(c.success)
@@ -71,12 +89,52 @@ def _rank(c: Check, relevance: str) -> int:
 class Wait:
     """A pending decision and the handler that continues the flow."""
 
-    __slots__ = ("by_key", "decision", "handler")
+    __slots__ = ("decision", "handler")
 
     def __init__(self, decision: Decision, handler: Handler) -> None:
         self.decision = decision
         self.handler = handler
-        self.by_key = {o.key: o for o in decision.options}
+
+    def legal(self, key: str) -> bool:
+        """``key`` is one of the pending options (a scan: option lists are short)."""
+        for o in self.decision.options:
+            if o.key == key:
+                return True
+        return False
+
+    @property
+    def by_key(self) -> dict[str, Option]:
+        return {o.key: o for o in self.decision.options}
+
+
+class _Setup:
+    """What every new state of one encounter reads from it, fetched once (the encounter's
+    private attributes are slow to reach through pydantic)."""
+
+    __slots__ = ("memo", "opts", "plain_cost", "puppets", "units")
+
+    def __init__(self, enc: MaaiEncounter) -> None:
+        self.opts = enc.opts
+        self.memo = enc.memo
+        self.plain_cost: dict[int, int] = enc.plain_cost
+        self.puppets: dict[str, tuple[str, ...]] = enc.puppets
+        side_rank = {s: i for i, s in enumerate(enc.sides)}
+        self.units = [(s, enc.resolved(s.id), side_rank[s.side]) for s in enc.units]
+
+
+#: id(encounter) → (encounter, its setup); the encounter is kept to make the id unambiguous
+_SETUPS: dict[int, tuple[MaaiEncounter, _Setup]] = {}
+
+
+def _setup(enc: MaaiEncounter) -> _Setup:
+    hit = _SETUPS.get(id(enc))
+    if hit is not None and hit[0] is enc:
+        return hit[1]
+    if len(_SETUPS) >= 64:
+        _SETUPS.clear()
+    setup = _Setup(enc)
+    _SETUPS[id(enc)] = (enc, setup)
+    return setup
 
 
 class FlowBase:
@@ -84,12 +142,14 @@ class FlowBase:
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.enc = enc
-        self.opts = enc.opts
-        self.memo = enc.memo
-        self.plain_cost: dict[int, int] = enc.plain_cost
-        side_rank = {s: i for i, s in enumerate(enc.sides)}
-        self.units: list[Unit] = [Unit(s, enc.resolved(s.id), side_rank[s.side], enc.zones[0], self.opts)
-                                  for s in enc.units]
+        setup = _setup(enc)
+        self.opts = opts = setup.opts
+        self.memo = setup.memo
+        self.plain_cost: dict[int, int] = setup.plain_cost
+        #: caster id → its 式神/傀儡 ids (S-G24): the encounter's, fetched once
+        self.puppets: dict[str, tuple[str, ...]] = setup.puppets
+        zone = enc.zones[0]
+        self.units: list[Unit] = [Unit(s, res, rank, zone, opts) for s, res, rank in setup.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
         self.side_units = [(s, [u for u in self.units if u.side == s]) for s in enc.sides]
         self.maai = 1
@@ -108,7 +168,7 @@ class FlowBase:
         self.ev.append(Event(kind, rule, text, data))
 
     # -- waits ----------------------------------------------------------------------------
-    def ask(self, actor: str, kind: str, prompt: str, options: list[Option], handler: Handler) -> None:
+    def ask(self, actor: str, kind: str, prompt: str, options: Sequence[Option], handler: Handler) -> None:
         self.wait = Wait(Decision(actor, kind, prompt, tuple(options)), handler)
 
     def roll2(self, purpose: str) -> tuple[int, int]:
@@ -119,7 +179,9 @@ class FlowBase:
     def check(self, unit: Unit, modifier: int, target: int, purpose: str, then: Then,
               crit_extension: bool = False, relevance: str = "all") -> None:
         """Roll a 2d10 check for ``unit`` and offer its fate intervention (S-R14…S-R17)."""
-        chk = Check(self.roll2(f"{unit.name} {purpose}"), modifier, target, crit_extension)
+        assert self.dice is not None
+        d = self.dice.roll(10, 2, f"{unit.name} {purpose}")
+        chk = Check((d[0], d[1]), modifier, target, crit_extension)
         self.offer_fate(unit, chk, then, own=True, relevance=relevance)
 
     def offer_fate(self, owner: Unit, chk: Check, then: Then, own: bool, allow_down: bool = False,
@@ -140,18 +202,10 @@ class FlowBase:
         if used >= limit:
             then(chk)
             return
-        alts = _fate_alternatives(chk.dice, chk.modifier, chk.target, chk.crit_extension, relevance, own,
-                                  limit > 1)
-        if not alts:
+        options = _fate_offer(chk.dice, chk.modifier, chk.target, chk.crit_extension, relevance, own, limit > 1)
+        if not options:
             then(chk)
             return
-        was = chk.outcome.value
-        options = [Option(f"fate:{i}{d:+d}", f"運命介入 {i + 1}個目 {chk.dice[i]}→{chk.dice[i] + d}"
-                          f" ({outcome}, 合計{total})", cost=1,
-                          data={"kind": "fate", "better": better, "outcome": outcome, "was": was,
-                                "own": own})
-                   for i, d, better, outcome, total in alts]
-        options.append(Option("nofate", "運命介入しない", data={"kind": "fate", "better": False}))
 
         def handle(key: str) -> None:
             if key == "nofate":
@@ -175,7 +229,25 @@ class FlowBase:
 
     # -- end of combat --------------------------------------------------------------------
     def sides_able(self) -> list[str]:
-        return [s for s, us in self.side_units if any(not u.incapacitated for u in us)]
+        out = []
+        for s, us in self.side_units:
+            for u in us:
+                if not u.incapacitated:
+                    out.append(s)
+                    break
+        return out
+
+    def sides_able_count(self, stop: int = 2) -> int:
+        """How many sides still have a unit able to fight, counting no further than ``stop``."""
+        n = 0
+        for _, us in self.side_units:
+            for u in us:
+                if not u.incapacitated:
+                    n += 1
+                    if n >= stop:
+                        return n
+                    break
+        return n
 
     # -- hooks the flow modules implement ------------------------------------------------
     def _advance(self) -> None:  # pragma: no cover - overridden

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.costs import fumble_extra_modifier
-from ikusa.systems.maai.lull import LullFlow
+from ikusa.systems.maai.count_ties import CountTieFlow
 from ikusa.systems.maai.units import Unit
 
 LABELS = {
@@ -33,7 +33,7 @@ LABELS = {
 }
 
 
-class FumbleFlow(LullFlow):
+class FumbleFlow(CountTieFlow):
     """d100 tables and fumble extras (mixed into the state)."""
 
     def table_roll(self, u: Unit, table: str, then: Callable[[], None]) -> None:

@@ -1,17 +1,36 @@
 """③ 小康 and ① 間合開始 (S-R33, S-R34, S-R36), the end of combat and the survival rolls
-(S-R61, S-R62, S-G25)."""
+(S-R61, S-R62, S-G25).
+
+小康 offers each unit one 整備 (no 活力): 鉄砲 再装填 (S-R36/S-G20: a fired gun stays unloaded
+until reloaded), 戦場の花, 応急補修 …; then, with ``tables.ambush_encounter``, the GM rules an
+environment event (S-R36 "GM environment events": 妖魔乱入 on the missing d100 遭遇表, 火災・霧・
+崩壊; S-G07 leaves the table out, so the engine narrates and the GM adjudicates; headless
+default: nothing happens)."""
 
 from __future__ import annotations
 
+from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.flow_base import FlowBase, dice_text
 from ikusa.systems.maai.rules_link import survival_check
 from ikusa.systems.maai.units import Unit
 
+#: S-R36 environment events the GM may rule at 小康 (000 L201); narrated, no mechanical effect
+ENV_EVENTS = {
+    "none": "何も起きない",
+    "ambush": "妖魔乱入 (d100 遭遇表: 表は欠落 S-G07, GMが遭遇を裁定)",
+    "fire": "戦場変化: 火災",
+    "fog": "戦場変化: 霧",
+    "collapse": "戦場変化: 崩壊",
+}
+
 
 class LullFlow(FlowBase):
     """小康, the next 間合 and the end of combat."""
+
+    #: the GM's environment question was asked in this 小康
+    env_asked: bool = False
 
     def wound(self, t: Unit, dmg: int, rule: str, what: str) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -30,6 +49,7 @@ class LullFlow(FlowBase):
         self.emit("lull", "S-R36", f"小康 (第{self.maai}間合): 無防備解除・予約消滅・間合N回カウンタ初期化",
                   maai=self.maai)
         self.lull_queue = [u for u in self.units if u.able and self._maintenance_options(u)]
+        self.env_asked = False
         self._next_lull()
 
     def _maintenance_options(self, u: Unit) -> list[Option]:
@@ -40,6 +60,12 @@ class LullFlow(FlowBase):
             if m.effect == "reload":
                 if not u.loaded:
                     out.append(Option(f"maint:{m.id}", f"{m.name} (装填)", cost=0, data={"kind": "maint"}))
+            elif m.effect == "replace_puppet":
+                for pid in self.puppets.get(u.id, ()):
+                    p = self.by_id[pid]
+                    if p.incapacitated:
+                        out.append(Option(f"maint:{m.id}>{pid}", f"{m.name} → {p.name} (戦力{p.max_wounds}, {u.zone})",
+                                          cost=0, data={"kind": "maint", "target": pid}))
             elif m.effect == "heal_wound":
                 for t in self.units:
                     if t.side == u.side and t.able and t.wounds < t.max_wounds:
@@ -70,7 +96,65 @@ class LullFlow(FlowBase):
 
             self.ask(u.id, "lull", f"小康: {u.name} の整備 (1つまで, 活力なし)", opts, handle)
             return
+        if self.opts.tables.ambush_encounter and not self.env_asked:
+            self.env_asked = True
+            self._ask_environment()
+            return
         self.new_maai()
+
+    def _ask_environment(self) -> None:
+        """S-R36 / S-G07: the GM rules an environment event at 小康 (``env:none`` first)."""
+        options = [Option(f"env:{k}", label, data={"kind": "gm_event", "event": k}) for k, label in ENV_EVENTS.items()]
+
+        def handle(key: str) -> None:
+            ev = key[4:]
+            if ev == "ambush":
+                assert self.dice is not None
+                (r,) = self.dice.roll(100, 1, "妖魔乱入遭遇表")
+                self.emit("environment", "S-R36,S-G07", f"小康: 妖魔乱入 d100={r} (遭遇表は欠落: GMが遭遇を裁定)",
+                          event=ev, roll=r, maai=self.maai)
+            elif ev != "none":
+                self.emit("environment", "S-R36", f"小康: {ENV_EVENTS[ev]} (GMの裁定, 機械的効果なし)", event=ev,
+                          maai=self.maai)
+            self.new_maai()
+
+        self.ask("GM", "gm_event", f"GM裁定: 第{self.maai}間合の小康 — 環境変化?", options, handle)
+
+    # -- 鉄砲 reload as a breath maneuver (S-G20 alt) -----------------------------------------
+    def reload_breath_options(self, u: Unit, cost_of: dict[str, int]) -> list[Option]:
+        """``ranged.gun_reload = "maneuver"`` (invented alt of S-G20): reloading in a breath at
+        the cost floor (``cost_of``: move id → cost now)."""
+        if self.opts.ranged.gun_reload != "maneuver" or u.loaded:
+            return []
+        return [Option(f"reload:{m.id}", f"{m.name} (装填, 活力{cost_of[m.id]})", cost=cost_of[m.id],
+                       data={"kind": "feat", "move": m.id, "within": cost_of[m.id] <= u.cur_limit - u.breath_spent})
+                for m in u.moves if m.effect == "reload" and m.id in cost_of
+                and (cost_of[m.id] <= u.vigor or self.opts.vigor.allow_overspend)]
+
+    def explain_maintenance(self, u: Unit, kind: str, action: str) -> RuleViolation | None:
+        """Refusals of 整備 and reload keys (S-R36, S-G20)."""
+        verb, _, rest = action.partition(":")
+        mid = rest.partition(">")[0]
+        m = next((x for x in u.moves if x.id == mid), None)
+        if verb == "maint":
+            if kind != "lull":
+                return RuleViolation("S-R36", "000 §3.4 小康", "整備 maneuvers are performed only in 小康")
+            if m is not None and m.effect == "reload" and u.loaded:
+                return RuleViolation("S-G20", "000 §3.4 小康 装填", f"{u.name}'s 鉄砲 is already loaded")
+        if verb == "reload":
+            if self.opts.ranged.gun_reload != "maneuver":
+                return RuleViolation("S-G20", "000 §3.4 小康 装填",
+                                     "鉄砲 is reloaded only as a 整備 in 小康 (ranged.gun_reload = lull_only)")
+            if u.loaded:
+                return RuleViolation("S-G20", "000 §3.4 小康 装填", f"{u.name}'s 鉄砲 is already loaded")
+        if verb == "use" and m is not None and m.needs_load and not u.loaded:
+            how = "in 小康 or with a reload maneuver" if self.opts.ranged.gun_reload == "maneuver" else "in 小康 (整備)"
+            return RuleViolation("S-G20", "000 §3.4 小康 装填", f"{m.name}: the 鉄砲 fired and is not loaded; "
+                                 f"reload it {how}")
+        if verb == "env" and kind != "gm_event":
+            return RuleViolation("S-R36", "000 §3.4 小康 環境変数",
+                                 "environment events are ruled only at 小康 (with tables.ambush_encounter)")
+        return None
 
     def _maintain(self, u: Unit, key: str) -> None:
         body = key[6:]
@@ -87,6 +171,15 @@ class LullFlow(FlowBase):
             u.set_armour(tuple(pieces))
             self.emit("maintenance", "S-R50,S-G09", f"{u.name} {m.name}: {old.name} 防備 {old.current}→"
                       f"{pieces[i].current}", unit=u.id, armour=old.id)
+        elif m.effect == "replace_puppet":
+            # S-R36 "陰陽師の式神再配置" / S-G24 (details invented): back at full 戦力 in the caster's zone
+            p = self.by_id[tid]
+            p.incapacitated = False
+            p.wounds = p.max_wounds
+            p.zone = u.zone
+            p.status = ""
+            self.emit("maintenance", "S-R36,S-G24", f"{u.name} {m.name} → {p.name} 再配置 (戦力{p.wounds}, {p.zone})",
+                      unit=u.id, target=p.id, wounds=p.wounds)
         elif m.effect == "heal_wound":
             t = self.by_id[tid]
             before = t.wounds

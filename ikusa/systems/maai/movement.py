@@ -25,6 +25,9 @@ from ikusa.systems.maai.moves import ABILITY_ALIASES, Move
 from ikusa.systems.maai.rules_link import final_cost, improvised_cost
 from ikusa.systems.maai.units import Unit
 
+#: plain moves to a neighbouring zone built so far, keyed on all they show (speed)
+_MOVE_MEMO: dict[tuple[object, ...], Option] = {}
+
 #: a cost that no unit can pay: a maneuver that cannot be used here (S-G12 ranged in 心府)
 UNUSABLE = 10**6
 
@@ -52,18 +55,31 @@ class MovementFlow(AttackFlow):
                 except RuleViolation:
                     self.memo[key] = UNUSABLE
                     return UNUSABLE
-            base = squad_command_cost(u.ab["chi"], self.opts) if m.kind == "command" else m.cost
+            base = squad_command_cost(u.ab["chi"], self.opts) if m.kind == "command" else self.base_cost(m)
             c = self.memo[key] = final_cost(base, mods, "zero_vigor_kata" if m.zero_cost else None, self.opts)
             if not in_shinpu and m.kind != "command":
                 self.plain_cost[id(m)] = c
         return c
 
+    def base_cost(self, m: Move) -> int:
+        """The base 活力 of ``m``: the catalog's, except where an option sets it — 踏み込み/離脱
+        (``shinpu.enter_cost``/``exit_cost``, S-G12) and the basic move (``zones.move_cost``, S-G15)."""
+        if m.effect == "enter_shinpu":
+            return self.opts.shinpu.enter_cost
+        if m.effect == "exit_shinpu":
+            return self.opts.shinpu.exit_cost
+        if m.id == "move.basic":
+            return self.opts.zones.move_cost
+        return m.cost
+
     def improv_cost(self, u: Unit, m: Move) -> int:
-        """S-R40 / S-G34: improvised reaction cost from the final cost (memoised)."""
+        """S-R40 / S-G34: improvised reaction cost from the final cost (memoised); with
+        ``costs.improvised_base = "base_cost"`` from the base cost instead."""
         key = ("improv", id(m), u.id if u.shinpu else "")
         c = self.memo.get(key)
         if c is None:
-            c = self.memo[key] = improvised_cost(self.move_cost(u, m), self.opts)
+            base = self.base_cost(m) if self.opts.costs.improvised_base == "base_cost" else self.move_cost(u, m)
+            c = self.memo[key] = improvised_cost(base, self.opts)
         return c
 
     def fatigue_mitigations(self, u: Unit, m: Move) -> list[str]:
@@ -123,9 +139,16 @@ class MovementFlow(AttackFlow):
                                           f"活力{cost})", cost=cost, odds=p_success(u.ab["yu"], tn),
                                           data={"kind": "move", "move": m.id, "zone": zs[j], "within": within}))
         else:
+            memo = _MOVE_MEMO
+            if len(memo) > 50_000:
+                memo.clear()
             for z in self.adjacent_zones(u.zone):
-                out.append(Option(f"use:{m.id}>{z}", f"{m.name} → {z} (活力{cost})", cost=cost,
-                                  data={"kind": "move", "move": m.id, "zone": z, "within": within}))
+                ck = (m.id, m.name, z, cost, within)
+                o = memo.get(ck)
+                if o is None:  # options are immutable values: one per distinct move, reused
+                    o = memo[ck] = Option(f"use:{m.id}>{z}", f"{m.name} → {z} (活力{cost})", cost=cost,
+                                          data={"kind": "move", "move": m.id, "zone": z, "within": within})
+                out.append(o)
         return out
 
     def _exit_ability(self) -> str:

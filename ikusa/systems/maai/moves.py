@@ -128,5 +128,7 @@ def move_from_feat(f: Feat) -> Move | None:
                     zero_cost=f.zero_vigor)
     if f.type == "整備":
         effect = "heal_wound" if any("wound" in e for e in f.effects) else "cohesion"
+        if "replace_puppet" in f.effects:  # 陰陽師 式神再配置 (S-R36, S-G24)
+            effect = "replace_puppet"
         return Move(id=f.id, name=f.name, kind="maintenance", cost=0, effect=effect)
     return None

@@ -34,10 +34,13 @@ class CheckOptions(_Group):
         default_factory=lambda: {
             "容易": 5, "簡単": 7, "平易": 9, "標準": 11, "困難": 13, "至難": 15, "極難": 17, "超人的": 19,
         },
-        description="S-G01: 目標値基準表 (labels invented, numbers from 000:L28; standard 11).",
+        description="S-G01: 目標値基準表 (labels invented, numbers from 000:L28; standard 11); for GM-set TNs "
+        "(dice bot), the combat flow sets no free TN.",
     )
-    standard_tn: int = Field(11, description="S-R05/S-G01: the standard TN.")
-    warn_even_tn: bool = Field(True, description="S-G01: warn (but allow) when a GM sets an even TN.")
+    standard_tn: int = Field(11, description="S-R05/S-G01: the standard TN (GM-set TNs; not used by the flow).")
+    warn_even_tn: bool = Field(
+        True, description="S-G01: warn (but allow) when a GM sets an even TN (GM-set TNs; not used by the flow)."
+    )
 
 
 class FateOptions(_Group):
@@ -48,7 +51,10 @@ class FateOptions(_Group):
     npcs: Literal["if_stat_listed", "all", "none"] = Field(
         "if_stat_listed", description="S-G27: which NPCs have fate uses."
     )
-    d100_tables: bool = Field(False, description="S-G27: fate applies to 2d10 checks only, not d100 tables.")
+    d100_tables: bool = Field(
+        False,
+        description="S-G27: fate applies to 2d10 checks only, not d100 tables (True: not yet applied by the engine).",
+    )
 
 
 class DoublesOptions(_Group):
@@ -94,9 +100,13 @@ class DefenseOptions(_Group):
     )
     armor_bonus: dict[str, int] = Field(
         default_factory=lambda: {"なし": 0, "軽甲": 2, "重甲": 4, "重装甲": 6},
-        description="S-G04: flat armour additions for every grade.",
+        description="S-G04: flat armour additions for every grade (reference only: not yet applied by the engine, "
+        "which takes each armour's bonus from the catalog).",
     )
-    shield_bonus: int = Field(1, description="S-G04/S-R44: shield +1 (counts as armour).")
+    shield_bonus: int = Field(
+        1, description="S-G04/S-R44: shield +1 (counts as armour; reference only: not yet applied by the engine, "
+        "the catalog's shield bonus is used)."
+    )
     armor_vigor_penalty: dict[str, int] = Field(
         default_factory=lambda: {"なし": 0, "軽甲": 0, "重甲": 1, "重装甲": 2},
         description="S-R26/S-G04: max 活力 penalty by armour weight.",
@@ -107,7 +117,10 @@ class DefenseOptions(_Group):
     defenseless_penalty: int = Field(4, description="S-R64: 無防備 防備 −4.")
     global_floor: int = Field(2, description="S-G42/S-R48: final 防備 never below this.")
     pierce_affects_natural_armor: bool = Field(True, description="S-G44: [貫通] applies to 自然甲冑.")
-    max_per_attack: int = Field(1, description="S-G35: defensive techniques applicable to one incoming attack.")
+    max_per_attack: int = Field(
+        1, description="S-G35: defensive techniques applicable to one incoming attack (the flow offers one; "
+        "values other than 1 are not yet applied by the engine)."
+    )
 
 
 class SpiritOptions(_Group):
@@ -115,10 +128,12 @@ class SpiritOptions(_Group):
     novice_penalty: int = Field(2, description="S-G05: 入門/習得 退魔 raises the [霊体] TN by this.")
     immune_from_tier: str = Field("免許", description="S-G05: 退魔 tier from which [霊体] attacks fail.")
     noncorporeal_without_novice: Literal["auto_miss", "defense_bonus:+4"] = Field(
-        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門."
+        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (not yet "
+        "applied by the engine: units have no 非実体 flag)."
     )
     ignores_defense_debuffs: bool = Field(
-        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN."
+        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (False: not yet applied by the "
+        "engine, the [霊体] TN always ignores them)."
     )
 
 
@@ -127,7 +142,10 @@ class EquipmentOptions(_Group):
         (("補給", "一般"), ("名品",), ("神機",)),
         description="S-G06: equipment grade ladder, lowest first; names on one rung are equal.",
     )
-    natural_armor_grade: str = Field("一般", description="S-G06: grade of 自然甲冑 unless stated.")
+    natural_armor_grade: str = Field(
+        "一般", description="S-G06: grade of 自然甲冑 unless stated (not yet applied by the engine: the catalog's "
+        "armour grade is used)."
+    )
 
 
 class RepairOptions(_Group):
@@ -153,7 +171,11 @@ class TableOptions(_Group):
     tenmei: tuple[tuple[int, str], ...] = Field(
         ((100, "narrative"),), description="S-G07: 決定的瞬間表 placeholder (no effect beyond 会心)."
     )
-    ambush_encounter: bool = Field(False, description="S-G07: 妖魔乱入 table off by default.")
+    ambush_encounter: bool = Field(
+        False,
+        description="S-R36/S-G07: at each 小康 the GM is asked for an environment event (妖魔乱入 d100 on the "
+        "missing 遭遇表, 火災・霧・崩壊; narrated only, no mechanical effect); off by default = nothing happens.",
+    )
 
     def lookup(self, table: Literal["gouhou", "tenmei"], d100: int) -> str:
         """S-G07 placeholder mode: the outcome key for a d100 roll (1…100) on 業報
@@ -206,14 +228,19 @@ class CostOptions(_Group):
     improvised_multiplier_num: int = Field(3, description="S-R40: improvised = base × 3/2, half up.")
     improvised_multiplier_den: int = Field(2, description="S-R40: denominator of the improvised multiplier.")
     improvised_base: Literal["final_cost", "base_cost"] = Field(
-        "final_cost", description="S-G34: 1.5× applies to the final modified cost."
+        "final_cost", description="S-G34: 1.5× applies to the final modified cost ('base_cost': the base cost)."
     )
 
 
 class VigorOptions(_Group):
     base_max: int = Field(10, description="S-R24: max 活力 = 10 + 技.")
-    allow_overspend: bool = Field(False, description="S-G33: nothing may cost more than current 活力.")
-    reactions_count_toward_breath: bool = Field(False, description="S-G33: reactions are outside breaths.")
+    allow_overspend: bool = Field(
+        False, description="S-G33: nothing may cost more than current 活力; True lets a maneuver or improvised "
+        "reaction cost more, 活力 going below 0 (the unit acts no more this 間合)."
+    )
+    reactions_count_toward_breath: bool = Field(
+        False, description="S-G33: reactions are outside breaths (True: not yet applied by the engine)."
+    )
 
 
 class ZeroCostOptions(_Group):
@@ -224,6 +251,14 @@ class ZeroCostOptions(_Group):
     )
 
 
+class PuppetOptions(_Group):
+    fall_with_caster: bool = Field(
+        True,
+        description="S-G24/S-G25 (invented): a 式神/傀儡 whose caster is 戦闘不能 can no longer act and leaves the "
+        "battle (no survival roll); false keeps it on the field as a target.",
+    )
+
+
 class FatigueOptions(_Group):
     start_at: int = Field(4, description="S-R66/S-G46: the k-th melee attack (k ≥ 4) takes −(k−2).")
     mitigation_mode: Literal["always_in_shinpu", "floor_blocked_only"] = Field(
@@ -231,13 +266,14 @@ class FatigueOptions(_Group):
     )
     short_weapons: tuple[str, ...] = Field(
         ("短刀", "タント", "懐剣", "マキリ", "体術", "素手", "小太刀", "忍者刀"),
-        description="S-R67: short weapons (棒・金剛杵 are not).",
+        description="S-R67: short weapons (棒・金剛杵 are not); reference list: not yet applied by the engine, "
+        "which reads each weapon's catalog `short` flag.",
     )
 
 
 class ShinpuOptions(_Group):
-    enter_cost: int = Field(1, description="S-G12: 踏み込み costs 1 活力.")
-    exit_cost: int = Field(1, description="S-G12: 離脱 costs 1 活力.")
+    enter_cost: int = Field(1, ge=0, description="S-G12: 踏み込み costs 1 活力 (replaces the catalog cost).")
+    exit_cost: int = Field(1, ge=0, description="S-G12: 離脱 costs 1 活力 (replaces the catalog cost).")
     exit_ability: str = Field("技", description="S-G12: 離脱 check ability.")
     exit_tn: int = Field(11, description="S-G12: 離脱 check TN.")
     short_weapon_cost_delta: int = Field(-1, description="S-R32: short weapons −1 in 心府 (floored).")
@@ -265,14 +301,23 @@ class SquadOptions(_Group):
 class ZoneOptions(_Group):
     move_cost: int = Field(1, description="S-G15: move to an adjacent zone.")
     pass_through_selection: Literal["attacker", "random"] = Field(
-        "attacker", description="S-G15: who picks 'the enemy behind'."
+        "attacker", description="S-G15: who picks 'the enemy behind' (attacker: the first listed; random: a die)."
     )
 
 
 class StanceOptions(_Group):
     declare_cost: int = Field(1, description="S-G16: declaring a stance costs 1 unless its text says otherwise.")
-    release_cost: int = Field(0, description="S-R58: stance release is free.")
-    max_maintained: int = Field(1, description="S-R58: one [構え] at a time.")
+    release_cost: int = Field(
+        0, ge=0, description="S-R58: stance release is free (0 活力); another value makes it a paid maneuver."
+    )
+    max_maintained: int = Field(
+        1, description="S-R58: one [構え] at a time (other values: not yet applied by the engine)."
+    )
+    guard_counter_protects: Literal["self", "zone_allies"] = Field(
+        "zone_allies",
+        description="S-G16/S-G61 (invented scope): whose melee attackers the 護衛態勢 auto-counter answers: "
+        "the holder's own, or also those of allies in the holder's zone.",
+    )
 
 
 class SurpriseOptions(_Group):
@@ -283,25 +328,41 @@ class SurpriseOptions(_Group):
 
 
 class FearOptions(_Group):
-    tn: int = Field(11, description="S-G18: fear resistance TN.")
+    tn: int = Field(
+        11, description="S-G18: fear resistance TN (not yet applied by the engine: nothing in the texts or "
+        "ANALYSIS says what triggers a fear check)."
+    )
 
 
 class StatusOptions(_Group):
     bleed: Literal["lose_1_per_round", "none"] = Field(
         "lose_1_per_round", description="S-G19: 出血 loses 1 戦力 each 間合 until bound (1 活力)."
     )
-    serious_wound_flag_only: bool = Field(True, description="S-G19: 重傷 is only flagged.")
+    serious_wound_flag_only: bool = Field(
+        True, description="S-G19: 重傷 is only flagged (False: not yet applied by the engine)."
+    )
 
 
 class RangedOptions(_Group):
     default_ability: str = Field("勇", description="S-G20: ranged attack ability.")
-    gun_reload: Literal["lull_only", "maneuver"] = Field("lull_only", description="S-G20: 鉄砲 reload in 小康.")
+    gun_reload: Literal["lull_only", "maneuver"] = Field(
+        "lull_only",
+        description="S-G20: 鉄砲 reload only as a 整備 in 小康 (a fired gun cannot fire again until reloaded); "
+        "'maneuver' (invented) also allows reloading in a breath at the cost floor, lifting the 1-shot-per-間合 limit.",
+    )
 
 
 class CountOptions(_Group):
     pass_keeps_vigor: bool = Field(True, description="S-G21: a passing unit keeps 活力 for reactions.")
-    tie_order: tuple[str, ...] = Field(
-        ("tech", "pc_side", "allied_npc", "enemy"), description="S-R35/S-G49: tie-break order."
+    tie_order: tuple[Literal["tech", "pc_side", "allied_npc", "enemy"], ...] = Field(
+        ("tech", "pc_side", "allied_npc", "enemy"),
+        description="S-R35/S-G49: count tie-breakers in order: tech = higher 技; pc_side = PCs of the first side; "
+        "allied_npc = NPCs of the first side; enemy = the other sides (in listed order).",
+    )
+    same_side_ties: Literal["choose", "encounter_order"] = Field(
+        "choose",
+        description="S-G49: units still tied (one side, equal 技): the controller chooses who acts (a count_tie "
+        "decision; an AI picks with its seeded rng); encounter_order = the listed order.",
     )
 
 
@@ -315,7 +376,8 @@ class CounterOptions(_Group):
     )
     vs_ranged: bool = Field(False, description="S-G38: counters against ranged attacks.")
     tanpaku_bonus_applies_to: Literal["defense_roll", "defense_value"] = Field(
-        "defense_roll", description="S-G39: 一刀短拍 '防備 +2' target."
+        "defense_roll",
+        description="S-G39: 一刀短拍 '防備 +2' target: the defence roll, or the 防備 the attack must reach.",
     )
 
 
@@ -327,7 +389,10 @@ class DefenselessOptions(_Group):
 
 
 class DebuffOptions(_Group):
-    per_round_cumulative: bool = Field(False, description="S-G43: '毎間合 防備 −1' is constant.")
+    per_round_cumulative: bool = Field(
+        False, description="S-G43: '毎間合 防備 −1' is constant (not yet applied by the engine: no such debuff "
+        "in the flow)."
+    )
 
 
 class RoundingOptions(_Group):
@@ -337,13 +402,17 @@ class RoundingOptions(_Group):
 class DeathOptions(_Group):
     tn: int = Field(11, description="S-R62: survival 2d10 + max(體, 運) ≥ 11.")
     roll_for: tuple[str, ...] = Field(("PC", "主", "将", "boss"), description="S-G25: who rolls survival.")
-    npc_death: Literal["auto", "gm"] = Field("auto", description="S-G25/S-G57: other NPCs at 0.")
+    npc_death: Literal["auto", "gm"] = Field(
+        "auto", description="S-G25/S-G57: other NPCs at 0 (gm: not yet applied by the engine)."
+    )
     fate_uses_reset: Literal["after_survival"] = Field("after_survival", description="S-G25.")
 
 
 class ProgressionOptions(_Group):
-    ability_step: int = Field(1, description="S-G22: +1 to one ability per even 段.")
-    pc_ability_cap: int = Field(3, description="S-R03/S-G22: PC ability cap.")
+    ability_step: int = Field(
+        1, description="S-G22: +1 to one ability per even 段 (character growth: not applied in combat)."
+    )
+    pc_ability_cap: int = Field(3, description="S-R03/S-G22: PC ability cap (not applied in combat).")
 
 
 class MaaiOptions(BaseModel):
@@ -369,6 +438,7 @@ class MaaiOptions(BaseModel):
     costs: CostOptions = Field(default_factory=CostOptions)
     vigor: VigorOptions = Field(default_factory=VigorOptions)
     zero_cost: ZeroCostOptions = Field(default_factory=ZeroCostOptions)
+    puppets: PuppetOptions = Field(default_factory=PuppetOptions)
     fatigue: FatigueOptions = Field(default_factory=FatigueOptions)
     shinpu: ShinpuOptions = Field(default_factory=ShinpuOptions)
     breakthrough: BreakthroughOptions = Field(default_factory=BreakthroughOptions)

@@ -47,7 +47,10 @@ class GreedyPolicy:
             return "nofate"
         if kind == "gm_table":
             return next((o.key for o in opts if o.data.get("suggested")), opts[0].key)
-        return opts[0].key  # lull: the first 整備 offered
+        if kind == "count_tie":
+            # S-G49: headless, tied units of one side act in a seeded random order
+            return opts[rng.randrange(len(opts))].key
+        return opts[0].key  # lull: the first 整備 offered; gm_event: env:none (nothing happens)
 
     def _breath(self, state: Any, decision: Decision) -> Action:
         best: Option | None = None
@@ -56,7 +59,8 @@ class GreedyPolicy:
         move: Option | None = None
         by_id = state.by_id
         me = by_id[decision.actor]
-        has_defence = any(r.kind == "defence" for r in me.reservations)
+        has_defence: bool | None = None  # worked out when a reserve option comes up
+        min_odds = self.min_odds
         end = "pass"
         for o in decision.options:
             d = o.data
@@ -67,13 +71,15 @@ class GreedyPolicy:
                 continue
             if k == "attack":
                 p = o.odds or 0.0
-                if p < self.min_odds:
+                if p < min_odds:
                     continue
                 key = (-by_id[d["target"]].wounds, p)
                 if best is None or key > best_key:
                     best, best_key = o, key
-            elif k == "reserve" and reserve is None and not has_defence and d.get("move", "").count(".") >= 0:
-                if any(m.id == d["move"] and m.kind == "defence" for m in me.moves):
+            elif k == "reserve" and reserve is None:
+                if has_defence is None:
+                    has_defence = any(r.kind == "defence" for r in me.reservations)
+                if not has_defence and d.get("move", "").count(".") >= 0 and d["move"] in me.defence_ids:
                     reserve = o
             elif k == "move" and "zone" in d and (move is None or (o.cost or 0) < (move.cost or 0)):
                 zone = d["zone"]

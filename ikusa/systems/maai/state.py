@@ -37,7 +37,7 @@ class MaaiState(BreathFlow):
         w = self.wait
         if w is None:
             raise RuleViolation("S-G25", "000 §3.8", "the combat is over; no decision is pending")
-        if action not in w.by_key:
+        if not w.legal(action):
             raise self.explain_illegal(action)
         self.dice = dice
         self.wait = None
@@ -79,7 +79,7 @@ class MaaiState(BreathFlow):
             if phase == "lull":
                 self._next_lull()
                 continue
-            if len(self.sides_able()) <= 1:
+            if self.sides_able_count() <= 1:
                 self.end_combat()
                 continue
             a = self.actor
@@ -92,7 +92,7 @@ class MaaiState(BreathFlow):
             if u is None:
                 self.start_lull()
                 continue
-            self.start_breath(u)
+            self.begin_turn(u)
 
     # -- refusals ---------------------------------------------------------------------------
     def explain_illegal(self, action: str) -> RuleViolation:
@@ -106,6 +106,9 @@ class MaaiState(BreathFlow):
         mid, _, arg = rest.partition(">")
         arg, _, aim_txt = arg.partition("+aim")
         legal = ", ".join(d.keys()[:10])
+        gap = self.explain_gap(u, d.kind, action)
+        if gap is not None:
+            return gap
         if u is not None and verb in ("use", "reserve", "stance", "improv", "react"):
             m = next((x for x in u.moves if x.id == mid), None)
             if m is None and verb != "react":
@@ -129,7 +132,7 @@ class MaaiState(BreathFlow):
                 if verb != "improv" and u.shinpu and m.ranged and self.opts.shinpu.ranged == "forbidden":
                     return RuleViolation("S-G12", "000 §3.9 心府", f"{m.name}: ranged weapons cannot be used in 心府")
                 cost = self.improv_cost(u, m) if verb == "improv" else self.cost_now(u, m)
-                if cost > u.vigor:
+                if cost > u.vigor and not self.opts.vigor.allow_overspend:
                     return RuleViolation("S-G33", "000 §3.3 活力",
                                          f"{m.name} costs {cost} but {u.name} has {u.vigor} 活力 left")
                 if aim_txt:

@@ -34,11 +34,19 @@ def static_numbers(spec: UnitSpec, res: ResolvedUnit, opts: MaaiOptions) -> dict
     tai = spec.abilities["tai"]
     grade = Grade.parse(spec.grade)
     armour_bonus = sum(a.state.bonus for a in res.armour)
+    by_id: dict[str, Move] = {}
+    for m in res.moves:
+        by_id.setdefault(m.id, m)
+    defence_moves = tuple(m for m in res.moves if m.kind == "defence")
     heaviest = max((a.weight for a in res.armour), key=lambda w: _WEIGHT_RANK.get(w, 0), default="なし")
     return {
         "skills": {k: skill_bonus(v, opts) for k, v in spec.skills.items()},
         "saint": frozenset(k for k, v in spec.skills.items() if v == "聖人"),
         "breath_moves": [m for m in res.moves if m.kind != "maintenance" or m.effect == "remove_bleed"],
+        "move_by_id": by_id,
+        "defence_moves": defence_moves,
+        "defence_ids": frozenset(m.id for m in defence_moves),
+        "static_mod": {},
         "max_wounds": spec.wounds if spec.wounds is not None else base_wounds(grade, tai, opts),
         "armour_parts": _armour_parts(tuple(a.state for a in res.armour)),
         "base_def": spec.defence - armour_bonus if spec.defence is not None else base_defence(grade, opts),
@@ -68,6 +76,8 @@ class Unit:
         "collapse",
         "crit_ext",
         "cur_limit",
+        "defence_ids",
+        "defence_moves",
         "defenceless",
         "dropped",
         "extensions",
@@ -82,6 +92,7 @@ class Unit:
         "loaded",
         "max_vigor",
         "max_wounds",
+        "move_by_id",
         "moves",
         "name",
         "named",
@@ -98,6 +109,7 @@ class Unit:
         "skills",
         "squad",
         "stance",
+        "static_mod",
         "status",
         "unaware",
         "vigor",
@@ -120,6 +132,14 @@ class Unit:
         #: skills at 聖人: checks with them succeed automatically (S-R04, S-G23)
         self.saint: frozenset[str] = n["saint"]
         self.moves: list[Move] = list(res.moves)
+        #: id → the first maneuver with it (the maneuver list never changes in a battle)
+        self.move_by_id: dict[str, Move] = n["move_by_id"]
+        #: id(move) → ability + proficiency + fixed bonus of an attack with it: static numbers,
+        #: filled lazily and shared by every state of the encounter
+        self.static_mod: dict[int, int] = n["static_mod"]
+        #: its defence maneuvers in order, and their ids (what the greedy AI reserves)
+        self.defence_moves: tuple[Move, ...] = n["defence_moves"]
+        self.defence_ids: frozenset[str] = n["defence_ids"]
         #: the maneuvers that can appear in a breath (小康-only 整備 left out)
         self.breath_moves: list[Move] = n["breath_moves"]
         self.crit_ext = res.crit_extension

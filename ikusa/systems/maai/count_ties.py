@@ -1,0 +1,101 @@
+"""Count ties (カウント進行 step 4, S-R35; S-G49): the ``count.tie_order`` tie-breakers and the
+controller's choice among units still tied.
+
+S-G49 default: equal count → higher 技, then the PC side, then allied NPCs, then enemies;
+units still tied (one side, equal 技, both PCs or both NPCs) are ordered by their controller
+(GM for NPCs), in headless play a seeded random order.  With ``count.same_side_ties =
+"choose"`` (default) the flow asks a ``count_tie`` decision (an AI picks with its seeded rng);
+``"encounter_order"`` keeps the listed order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ikusa.engine.protocol import Option
+from ikusa.systems.maai.lull import LullFlow
+from ikusa.systems.maai.options import MaaiOptions
+from ikusa.systems.maai.units import Unit
+
+DEFAULT_TIE_ORDER = ("tech", "pc_side", "allied_npc", "enemy")
+
+
+def tie_key(u: Unit, opts: MaaiOptions) -> tuple[int, ...]:
+    """S-R35/S-G49: the sort key below the count (smallest first) for ``count.tie_order``,
+    then side order and PCs first among the other sides; equal keys are a true tie."""
+    out: list[int] = []
+    first = u.side_rank == 0
+    pc = u.grade == "PC"
+    for item in opts.count.tie_order:
+        if item == "tech":
+            out.append(-u.ab["gi"])
+        elif item == "pc_side":
+            out.append(0 if first and pc else 1)
+        elif item == "allied_npc":
+            out.append(0 if first and not pc else 1)
+        else:
+            out.append(0 if not first else 1)
+    out.append(u.side_rank)
+    out.append(0 if pc else 1)
+    return tuple(out)
+
+
+def _eligible(u: Unit) -> bool:
+    return not (u.incapacitated or u.passed or u.vigor <= 0)
+
+
+def tied_candidates(units: Sequence[Unit], opts: MaaiOptions, chosen: Unit) -> tuple[Unit, list[Unit]]:
+    """The unit that acts next under ``count.tie_order`` (``chosen`` is the default order's
+    pick) and every unit tied with it (encounter order, itself included)."""
+    if tuple(opts.count.tie_order) != DEFAULT_TIE_ORDER:
+        best: Unit | None = None
+        best_key: tuple[int, ...] | None = None
+        for i, u in enumerate(units):
+            if _eligible(u):
+                k = (-u.count_value(), *tie_key(u, opts), i)
+                if best_key is None or k < best_key:
+                    best, best_key = u, k
+        assert best is not None
+        chosen = best
+    count = chosen.count_value()
+    key = tie_key(chosen, opts)
+    tied = [u for u in units if _eligible(u) and u.count_value() == count and tie_key(u, opts) == key]
+    return chosen, tied
+
+
+class CountTieFlow(LullFlow):
+    """The count-tie decision (mixed into the state)."""
+
+    def start_breath(self, u: Unit) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def begin_turn(self, u: Unit) -> None:
+        """S-R35 step 3–4 / S-G49: ``u`` (the default order's pick) or, on a true tie, the
+        unit the controller chooses takes the next breath."""
+        opts = self.opts
+        if opts.count.same_side_ties == "encounter_order" and tuple(opts.count.tie_order) == DEFAULT_TIE_ORDER:
+            self.start_breath(u)
+            return
+        if tuple(opts.count.tie_order) == DEFAULT_TIE_ORDER:
+            # fast path: under the default order a true tie is one side, equal count and 技, both PC or both NPC
+            cv, gi, side, pc = u.count_value(), u.ab["gi"], u.side, u.grade == "PC"
+            tied = [t for t in self.units if t.side == side and t.ab["gi"] == gi and (t.grade == "PC") == pc
+                    and _eligible(t) and t.count_value() == cv]
+        else:
+            u, tied = tied_candidates(self.units, opts, u)
+        if len(tied) < 2 or opts.count.same_side_ties == "encounter_order":
+            self.start_breath(u)
+            return
+        count = u.count_value()
+        options = [Option(f"first:{t.id}", f"{t.name} が先に一呼吸 (カウント{count}, 技{t.ab['gi']})",
+                          data={"kind": "count_tie", "unit": t.id}) for t in tied]
+        by_id = {t.id: t for t in tied}
+
+        def handle(key: str) -> None:
+            t = by_id[key[6:]]
+            self.emit("count_tie", "S-R35,S-G49", f"カウント{count} 同値 ({'・'.join(x.name for x in tied)}): "
+                      f"{t.name} が先 (操作者の選択)", unit=t.id, tied=[x.id for x in tied], count=count)
+            self.start_breath(t)
+
+        actor = "GM" if tied[0].grade != "PC" else tied[0].side
+        self.ask(actor, "count_tie", f"カウント{count}: 同じ陣営・同じ技の同値 — 誰が先に一呼吸?", options, handle)
