@@ -33,6 +33,14 @@ from ikusa.systems.maai.moves import (
 )
 from ikusa.systems.maai.options import MaaiOptions, options_from_dict
 
+#: S-R03 gives −3…+3 for PCs and "+4 or more" for 妖魔/英霊/ボス templates; the outer bounds
+#: are sanity limits: 技 ≥ −9 keeps max 活力 = 10 + 技 ≥ 1 (S-R24), and +10 is the most a
+#: check's final modifier can use anyway (S-R07).
+ABILITY_MIN, ABILITY_MAX = -9, 10
+#: sanity bounds (invented) for hand-set 防備 and fate uses
+DEFENCE_MAX = 40
+FATE_MAX = 10
+
 
 class UnitSpec(BaseModel):
     """One combatant (S-R20, S-R44, S-R60 …)."""
@@ -55,9 +63,9 @@ class UnitSpec(BaseModel):
     #: 先攻 +N on the first breath only (S-R35, S-T18)
     initiative: int = Field(default=0, ge=0, alias="先攻")
     #: stat-block overrides (S-R44 "a lower value in an individual stat block overrides")
-    defence: int | None = None
+    defence: int | None = Field(default=None, ge=2, le=DEFENCE_MAX)
     wounds: int | None = Field(default=None, ge=1)
-    fate: int | None = Field(default=None, ge=0)
+    fate: int | None = Field(default=None, ge=0, le=FATE_MAX)
     #: named NPCs make the survival roll (S-G25)
     named: bool = False
     #: unaware at combat start: its first incoming attack gets +2 (S-R13/S-G17)
@@ -92,6 +100,9 @@ class UnitSpec(BaseModel):
                 raise ValueError(f"unknown ability {k!r}; use yu gi tai chi bi un or 勇 技 體 智 美 運")
             if not isinstance(v, int) or isinstance(v, bool):
                 raise ValueError(f"ability {k!r} must be a whole number")
+            if not ABILITY_MIN <= v <= ABILITY_MAX:
+                raise ValueError(f"ability {k!r} must be {ABILITY_MIN:+d}…{ABILITY_MAX:+d} (S-R03: PCs −3…+3, "
+                                 f"templates +4 or more; S-R24/S-R07 bound it), not {v}")
             out[key] = v
         missing = [a for a in ABILITIES if a not in out]
         if missing:
@@ -332,13 +343,22 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:
     for i, uid in enumerate(ids):
         if uid in ids[:i]:
             raise InputError(f"duplicate unit id {uid!r}", source=source, field=f"units.{i}.id")
+    for i, side in enumerate(enc.sides):
+        if side in enc.sides[:i]:
+            raise InputError(f"side {side!r} is listed twice", source=source, field=f"sides.{i}")
     if not enc.sides:
         for u in enc.units:
             if u.side not in enc.sides:
                 enc.sides.append(u.side)
     if len(enc.sides) < 2:
         raise InputError("an encounter needs at least two sides", source=source, field="sides")
-    enc._opts = options_from_dict(enc.options, source)
+    if len({u.side for u in enc.units if u.operator is None}) < 2:
+        raise InputError("all units are on one side: a combat needs units on at least two sides (S-G25)",
+                         source=source, field="units")
+    try:
+        enc._opts = options_from_dict(enc.options, source)
+    except InputError as exc:
+        raise InputError(exc.message, source=source, field=f"options.{exc.field}" if exc.field else "options") from None
     cat = _catalog(enc, source)
     enc._catalog = cat
     for i, u in enumerate(enc.units):

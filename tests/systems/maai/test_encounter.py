@@ -80,7 +80,11 @@ def test_unknown_grade_weapon_side_zone_tier_option() -> None:
         (_enc(_unit(side="C"), sides=["A", "B"]), "units.0.side"),
         (_enc(_unit(zone="moon")), "units.0.zone"),
         (_enc(_unit(skills={"剣術": "達人"})), "units.0.skills.剣術"),
-        (_enc(_unit(), options={"fate": {"lethal_exception": "maybe"}}), "fate.lethal_exception"),
+        (_enc(_unit(), options={"fate": {"lethal_exception": "maybe"}}), "options.fate.lethal_exception"),
+        (_enc(_unit(), options={"nonsense": {"a": 1}}), "options.nonsense"),
+        (_enc(_unit(abilities={"勇": 50, "技": 0, "體": 0, "智": 0, "美": 0, "運": 0})), "units.0.abilities"),
+        (_enc(_unit(defence=-5)), "units.0.defence"),
+        (_enc(_unit(fate=10**12)), "units.0.fate"),
         (_enc(_unit(), surprise=True), "surprise"),
     ]
     for data, field in cases:
@@ -107,3 +111,14 @@ def test_bad_homebrew_names_its_field() -> None:
 def test_options_override_a_gap_default() -> None:
     enc = encounter_from_dict(_enc(_unit(), options={"zero_cost": {"cap": 3}}), "<t>")
     assert enc.opts.zero_cost.cap == 3
+
+
+def test_all_units_on_one_side_and_duplicate_sides_are_refused() -> None:
+    """QA: a battle with one side only used to 'win' at once; duplicate sides blamed a unit."""
+    one_side = {"units": [_unit(id="a", side="A"), _unit(id="b", side="A")], "sides": ["A", "B"]}
+    with pytest.raises(InputError) as err:
+        encounter_from_dict(one_side, "enc.yaml")
+    assert err.value.field == "units" and "one side" in err.value.message
+    with pytest.raises(InputError) as err:
+        encounter_from_dict(_enc(_unit(), sides=["A", "A"]), "enc.yaml")
+    assert err.value.field == "sides.1"
