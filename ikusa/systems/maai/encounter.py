@@ -278,7 +278,12 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
         armour.append(ArmourPiece(ArmourState.from_catalog(a), a.weight))
         if a.breath_limit_bonus:
             extensions[a.id] = a.breath_limit_bonus
+    known_skills = _known_skills(cat)
     for sk, tier in u.skills.items():
+        if sk not in known_skills:
+            raise InputError(f"unknown skill {sk!r}: no weapon, maneuver or school of the catalog uses it "
+                             f"(S-R23); known: {', '.join(sorted(known_skills))}", source=source,
+                             field=f"{where}.skills.{sk}")
         if isinstance(tier, str) and tier not in opts.skills.tier_bonus and tier != "聖人":
             raise InputError(f"unknown proficiency tier {tier!r}; known: {', '.join(opts.skills.tier_bonus)}, 聖人",
                              source=source, field=f"{where}.skills.{sk}")
@@ -331,6 +336,16 @@ def _meets(cat: Catalog, opts: MaaiOptions, u: UnitSpec, requires: str | None) -
     if isinstance(have, int):
         return have >= table.get(tier, 99)
     return _TIERS.index(have) >= _TIERS.index(tier) if have in _TIERS else False
+
+
+#: skills the combat engine reads outside the catalog: 退魔 ([霊体] S-G05)
+ENGINE_SKILLS = frozenset({"退魔"})
+
+
+def _known_skills(cat: Catalog) -> frozenset[str]:
+    """Every skill a catalog entry (weapon, maneuver, school) names, plus the engine's own."""
+    names = {e.skill for table in (cat.weapons, cat.maneuvers, cat.schools) for e in table.values() if e.skill}
+    return frozenset(names) | ENGINE_SKILLS
 
 
 def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:

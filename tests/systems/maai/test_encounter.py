@@ -84,6 +84,7 @@ def test_unknown_grade_weapon_side_zone_tier_option() -> None:
         (_enc(_unit(), options={"nonsense": {"a": 1}}), "options.nonsense"),
         (_enc(_unit(abilities={"勇": 50, "技": 0, "體": 0, "智": 0, "美": 0, "運": 0})), "units.0.abilities"),
         (_enc(_unit(defence=-5)), "units.0.defence"),
+        (_enc(_unit(skills={"宇宙術": "免許"})), "units.0.skills.宇宙術"),
         (_enc(_unit(fate=10**12)), "units.0.fate"),
         (_enc(_unit(), surprise=True), "surprise"),
     ]
