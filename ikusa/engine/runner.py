@@ -56,8 +56,10 @@ def resolve_system(doc: EncounterDoc, field: str = "system") -> SystemModule:
 
 
 def policy_for(module: SystemModule, name: str) -> Policy:
+    """The AI policy called ``name`` (case-insensitive: ``Greedy`` = ``greedy``)."""
+    by_lower = {k.lower(): f for k, f in module.POLICIES.items()}
     try:
-        factory = module.POLICIES[name]
+        factory = by_lower[name.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(module.POLICIES))
         raise InputError(f"unknown AI policy {name!r}; known: {known}", field="--ai") from None

@@ -104,3 +104,10 @@ def test_play_filters_options_and_refuses_unknown_key_with_rule(tmp_path: Path) 
     session.run()
     # 'att' only filtered (nothing applied), 'fly' was refused, 'wait' applied
     assert [e.action for e in combat.record] == ["wait"]
+
+
+def test_ai_policy_names_are_case_insensitive(tmp_path: Path) -> None:
+    enc = write(tmp_path, "system: toy\nhp: 2\n")
+    assert runner.invoke(app, ["fight", str(enc), "--ai", "Greedy"]).exit_code == 0
+    bad = runner.invoke(app, ["fight", str(enc), "--ai", "smart"])
+    assert bad.exit_code == 2 and "known: greedy, random" in bad.stderr
