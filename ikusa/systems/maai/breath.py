@@ -15,20 +15,13 @@ from typing import TYPE_CHECKING
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.options import or_default
 
 if TYPE_CHECKING:
     from ikusa.systems.maai.options import MaaiOptions
 
 SEC_BREATH = "000 §3.3 一呼吸"
 SEC_OVERLOAD = "000 §3.3 過負荷"
-
-
-def _opts(options: MaaiOptions | None) -> MaaiOptions:
-    if options is not None:
-        return options
-    from ikusa.systems.maai.options import DEFAULT_OPTIONS
-
-    return DEFAULT_OPTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +65,7 @@ def breath_limit(
     overload (S-R29, S-G32) — absolute mode min(limit, 3), relative mode limit − 2 (any
     value other than ``False``/``None`` counts as narrowed).  ``extensions`` may also be a
     mapping name → amount."""
-    o = _opts(options)
+    o = or_default(options)
     if isinstance(extensions, Mapping):
         extensions = [BreathExtension(k, v) for k, v in extensions.items()]
     is_narrowed = narrowed is not None and narrowed is not False
@@ -100,7 +93,7 @@ def breath_limit(
 
 def narrow(limit: int, options: MaaiOptions | None = None) -> int:
     """S-G32: the limit of the breath after a successful overload."""
-    ov = _opts(options).overload
+    ov = or_default(options).overload
     if ov.success_next_limit_mode == "absolute":
         return min(limit, ov.success_next_limit_value)
     return max(1, limit + ov.success_next_limit_value)
@@ -116,7 +109,7 @@ def check_breath_spend(spent: int, limit: int, vigor: int, options: MaaiOptions 
     overload excess.  S-G52: the limit is soft (exceeding it means an overload check);
     S-G33: nothing may cost more than current 活力; option ``breath.max_over_limit``
     rejects breaths beyond limit + N."""
-    o = _opts(options)
+    o = or_default(options)
     if spent > vigor and not o.vigor.allow_overspend:
         raise RuleViolation("S-G33", SEC_BREATH, f"this breath costs {spent} 活力 but only {vigor} remain")
     cap = o.breath.max_over_limit
@@ -156,7 +149,7 @@ def overload_check(
     (S-G28: 会心 only on attack/counter checks, S-T15); a failure is the same whether or not
     it is a 失着 (both make the unit 無防備).  ``limit`` is the current limit, for the
     narrowing (S-G32)."""
-    o = _opts(options)
+    o = or_default(options)
     if excess <= 0:
         raise RuleViolation("S-R29", SEC_OVERLOAD, "no overload: the breath did not exceed its limit")
     c = Check(dice, tai - excess, o.overload.tn)

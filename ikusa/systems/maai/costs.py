@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.rounding import round_half_up
 from ikusa.systems.maai.catalog import Catalog, Maneuver, Tag
+from ikusa.systems.maai.options import or_default
 
 if TYPE_CHECKING:
     from ikusa.systems.maai.options import MaaiOptions
@@ -36,14 +37,6 @@ COST_EXCEPTIONS: tuple[str, ...] = (
     "reserved_trigger", "stance_release", "passive_trait", "zero_vigor_kata", "transferred_vigor", "puppet_action",
 )
 SEC_FLOOR = "000 §3.3 活力費用の絶対下限"
-
-
-def _opts(options: MaaiOptions | None) -> MaaiOptions:
-    if options is not None:
-        return options
-    from ikusa.systems.maai.options import DEFAULT_OPTIONS
-
-    return DEFAULT_OPTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +93,7 @@ def cost_breakdown(
     elif exception is not None:
         final = max(0, raw)
     else:
-        final = max(_opts(options).costs.floor, raw)
+        final = max(or_default(options).costs.floor, raw)
     return CostBreakdown(base, tuple(modifiers), raw, final, exception)
 
 
@@ -118,7 +111,7 @@ def improvised_cost(cost: int, options: MaaiOptions | None = None) -> int:
     """S-R40 (000:L215): an improvised reaction costs 1.5 × the cost, rounded half up
     (1 → 2, 2 → 3, 3 → 5).  S-G34: pass the final modified cost (after 心府/school modifiers
     and the floor)."""
-    c = _opts(options).costs
+    c = or_default(options).costs
     return max(c.floor, round_half_up(Fraction(cost * c.improvised_multiplier_num, c.improvised_multiplier_den)))
 
 
@@ -131,7 +124,7 @@ def reaction_cost(cost: int, reserved: bool, options: MaaiOptions | None = None)
 def squad_command_cost(chi: int, options: MaaiOptions | None = None) -> int:
     """S-R22 (000:L74), S-G14: 分隊命令 costs 2, or 1 with 智 ≥ +2; negative 智 does not
     raise it.  S-T11: 智+2 → 1."""
-    s = _opts(options).squad
+    s = or_default(options).squad
     return s.command_cost_reduced if chi >= s.command_reduce_at_chi else s.command_cost
 
 
@@ -152,7 +145,7 @@ def shinpu_modifiers(
     cost +1."""
     if not in_shinpu or maneuver.kind not in ("attack", "counter", "defence"):
         return []
-    o = _opts(options).shinpu
+    o = or_default(options).shinpu
     mods: list[CostModifier] = []
     weapon = catalog.weapons.get(maneuver.weapon) if maneuver.weapon else None
     if catalog.is_ranged(maneuver):
@@ -196,7 +189,7 @@ def aim_focus_cap(gi: int, base_cost: int, breath_room: int | None = None, optio
     """S-G08: N ≤ max(0, 技).  With ``aim_focus.breath_limit_hard`` (S-G53, the examples'
     reading) also N ≤ breath_room − base_cost, where ``breath_room`` is the breath limit minus
     what the breath has already spent."""
-    o = _opts(options).aim_focus
+    o = or_default(options).aim_focus
     cap = max(0, gi) if o.cap == "tech_mod" else 10
     if o.breath_limit_hard and breath_room is not None:
         cap = min(cap, max(0, breath_room - base_cost))
@@ -269,7 +262,7 @@ def check_zero_vigor_use(
     間合?  ``used_total`` counts all 0-活力 uses of the unit this 間合 (cap 2), ``used_by_effect``
     those of this effect (1 unless ``effect_limit`` says otherwise; 式神/傀儡 operation is
     exempt from the per-effect limit).  Raises :class:`RuleViolation` when not."""
-    o = _opts(options).zero_cost
+    o = or_default(options).zero_cost
     if used_total >= o.cap:
         raise RuleViolation(
             "S-R59", "000 §3.7 0活力[型]の一間合2回上限",

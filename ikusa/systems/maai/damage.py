@@ -17,17 +17,10 @@ from typing import TYPE_CHECKING
 
 from ikusa.systems.maai.catalog import Catalog, Maneuver
 from ikusa.systems.maai.check import Outcome
+from ikusa.systems.maai.options import or_default
 
 if TYPE_CHECKING:
     from ikusa.systems.maai.options import CheckKind, MaaiOptions
-
-
-def _opts(options: MaaiOptions | None) -> MaaiOptions:
-    if options is not None:
-        return options
-    from ikusa.systems.maai.options import DEFAULT_OPTIONS
-
-    return DEFAULT_OPTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +47,7 @@ def hit_damage(
     (only on check kinds in ``doubles.crit_checks``, S-G28)."""
     if not outcome.succeeded:
         return Damage(0)
-    crit = outcome.critical and kind in _opts(options).doubles.crit_checks
+    crit = outcome.critical and kind in or_default(options).doubles.crit_checks
     if crit:
         rule = "S-R43" if crit_damage != 2 or crit_behind else "S-R09"
         return Damage(crit_damage, max(crit_behind, behind), True, rule)

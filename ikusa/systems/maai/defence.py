@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ikusa.systems.maai.catalog import Tag
+from ikusa.systems.maai.options import or_default
 
 if TYPE_CHECKING:
     from ikusa.systems.maai.options import MaaiOptions
@@ -114,14 +115,6 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
-def _opts(options: MaaiOptions | None) -> MaaiOptions:
-    if options is not None:
-        return options
-    from ikusa.systems.maai.options import DEFAULT_OPTIONS
-
-    return DEFAULT_OPTIONS
-
-
 def _combine(tags: Sequence[Tag], kind: str) -> Tag | None:
     """Several [貫通]/[直撃] on one attack add up (e.g. base tag + 照準集中); 全体 wins."""
     found = [t for t in tags if t.kind == kind]
@@ -151,7 +144,7 @@ def compute_defence(
     non-armour parts (a :class:`DefenceBonus` in either list is classified by its ``kind``).
     ``debuffs`` are 防備 −N states (a positive N or a bonus with the value N).
     """
-    o = _opts(options)
+    o = or_default(options)
     parts = [*armour, *bonuses]
     if any(t.kind == "spirit" for t in tags):
         return _spirit_tn(taima_tier, spirit_defence, o)
@@ -234,7 +227,7 @@ def _spirit_tn(tier: str | None, spirit_defence: int, o: MaaiOptions) -> Defence
 def spirit_tn(tier: str | None = None, spirit_defence: int = 0, options: MaaiOptions | None = None) -> DefenceBreakdown:
     """S-R47/S-G05: the TN of a [霊体] attack against a defender with 退魔 ``tier`` and
     霊体防備 +``spirit_defence``; ``immune`` from 免許.  S-T41: none + 2 → 11."""
-    return _spirit_tn(tier, spirit_defence, _opts(options))
+    return _spirit_tn(tier, spirit_defence, or_default(options))
 
 
 def vs_noncorporeal(
@@ -244,7 +237,7 @@ def vs_noncorporeal(
     automatic miss (option: the target gets 防備 +4); with 入門 or better, normal."""
     if taima_rank(attacker_tier) >= 1:
         return "normal"
-    return "auto_miss" if _opts(options).spirit.noncorporeal_without_novice == "auto_miss" else "+4"
+    return "auto_miss" if or_default(options).spirit.noncorporeal_without_novice == "auto_miss" else "+4"
 
 
 def stance_bonus(stances: Sequence[DefenceBonus]) -> int:

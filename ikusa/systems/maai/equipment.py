@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ikusa.engine.errors import InputError, RuleViolation
 from ikusa.systems.maai.catalog import Armour, Tag
+from ikusa.systems.maai.options import or_default
 
 if TYPE_CHECKING:
     from ikusa.systems.maai.options import MaaiOptions
@@ -24,21 +25,13 @@ if TYPE_CHECKING:
 SEC_REPAIR = "001 修理・回復"
 
 
-def _opts(options: MaaiOptions | None) -> MaaiOptions:
-    if options is not None:
-        return options
-    from ikusa.systems.maai.options import DEFAULT_OPTIONS
-
-    return DEFAULT_OPTIONS
-
-
 def grade_rank(grade: str, options: MaaiOptions | None = None) -> int:
     """S-G06: 1 = 補給/一般, 2 = 名品, 3 = 神機 (the ladder is the option
     ``equipment.grade_rank``, extensible)."""
-    for i, rung in enumerate(_opts(options).equipment.grade_rank, start=1):
+    for i, rung in enumerate(or_default(options).equipment.grade_rank, start=1):
         if grade in rung:
             return i
-    names = " < ".join("=".join(r) for r in _opts(options).equipment.grade_rank)
+    names = " < ".join("=".join(r) for r in or_default(options).equipment.grade_rank)
     raise InputError(f"unknown equipment grade {grade!r} ({names})", field="grade")
 
 
@@ -73,7 +66,7 @@ class ArmourState:
     def field_repair(self, options: MaaiOptions | None = None) -> ArmourState:
         """S-R50 (001:L217), S-G09: 応急補修 restores all [破壊] loss, once per armour until a
         camp/smithy repair.  The second time is refused (S-T46)."""
-        limit = _opts(options).repair.field_uses_per_armor
+        limit = or_default(options).repair.field_uses_per_armor
         if self.field_repairs >= limit:
             raise RuleViolation(
                 "S-R50", SEC_REPAIR,
@@ -123,7 +116,7 @@ def resolve_break(
     Nothing happens on a miss (``break.requires_hit``), or without both [破壊] and [貫通].
     The [貫通 N] of *this* attack is applied by :func:`~ikusa.systems.maai.defence.compute_defence`
     in any case."""
-    o = _opts(options)
+    o = or_default(options)
     unchanged = BreakResult(tuple(pieces), {}, ())
     pierce = next((t for t in tags if t.kind == "pierce"), None)
     if pierce is None or not any(t.kind == "break" for t in tags):

@@ -16,17 +16,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ikusa.systems.maai.catalog import Catalog, Maneuver
+from ikusa.systems.maai.options import or_default
 
 if TYPE_CHECKING:
     from ikusa.systems.maai.options import MaaiOptions
-
-
-def _opts(options: MaaiOptions | None) -> MaaiOptions:
-    if options is not None:
-        return options
-    from ikusa.systems.maai.options import DEFAULT_OPTIONS
-
-    return DEFAULT_OPTIONS
 
 
 def fatigue_penalty(k: int, mitigations: Sequence[str] | bool = (), options: MaaiOptions | None = None) -> int:
@@ -36,7 +29,7 @@ def fatigue_penalty(k: int, mitigations: Sequence[str] | bool = (), options: Maa
     counted (S-G46)."""
     if k < 1:
         raise ValueError(f"attack index starts at 1, not {k}")
-    start = _opts(options).fatigue.start_at
+    start = or_default(options).fatigue.start_at
     if k < start:
         return 0
     steps = 1 if mitigations else 0
@@ -63,7 +56,7 @@ def mitigation_sources(
     the floor (base cost 1)."""
     if not in_shinpu or catalog.is_ranged(maneuver):
         return []
-    o = _opts(options)
+    o = or_default(options)
     out: list[str] = []
     if catalog.is_short(maneuver) and (o.fatigue.mitigation_mode == "always_in_shinpu" or maneuver.cost <= 1):
         out.append("short_weapon_shinpu")

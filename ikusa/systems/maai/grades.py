@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from ikusa.engine.errors import InputError
+from ikusa.systems.maai.options import or_default
 
 if TYPE_CHECKING:
     from ikusa.systems.maai.options import MaaiOptions
@@ -52,21 +53,13 @@ class Grade(StrEnum):
 _ALIASES = {"連": "練", "雜": "雑", "pc": "PC"}
 
 
-def _opts(options: MaaiOptions | None) -> MaaiOptions:
-    if options is not None:
-        return options
-    from ikusa.systems.maai.options import DEFAULT_OPTIONS
-
-    return DEFAULT_OPTIONS
-
-
 def base_wounds(grade: Grade, tai: int = 0, options: MaaiOptions | None = None) -> int:
     """S-R60 (000 §3.8 L340), S-G03/S-G56: 戦力 by grade — 雑1 卒1 練2 将3, 主・PC 3 + 體.
 
     >>> [base_wounds(g, tai=2) for g in Grade]
     [1, 1, 2, 3, 5, 5]
     """
-    o = _opts(options).wounds
+    o = or_default(options).wounds
     value = o.by_grade[grade.value]
     if grade.value in o.add_tai_grades:
         value += tai
@@ -75,7 +68,7 @@ def base_wounds(grade: Grade, tai: int = 0, options: MaaiOptions | None = None) 
 
 def base_defence(grade: Grade, options: MaaiOptions | None = None) -> int:
     """S-R44 (000 §3.5 L248; 001 L48), S-G04/S-G55: grade base 防備 雑8 卒9 練・将・主・PC 10."""
-    return _opts(options).defense.grade_base[grade.value]
+    return or_default(options).defense.grade_base[grade.value]
 
 
 def max_vigor(gi: int, armour_penalty: int = 0, options: MaaiOptions | None = None) -> int:
@@ -85,7 +78,7 @@ def max_vigor(gi: int, armour_penalty: int = 0, options: MaaiOptions | None = No
     >>> max_vigor(2), max_vigor(1, 1)
     (12, 10)
     """
-    return _opts(options).vigor.base_max + gi - armour_penalty
+    return or_default(options).vigor.base_max + gi - armour_penalty
 
 
 def armour_vigor_penalty(armour_weight: str | int | None, tai: int, options: MaaiOptions | None = None) -> int:
@@ -98,7 +91,7 @@ def armour_vigor_penalty(armour_weight: str | int | None, tai: int, options: Maa
     >>> armour_vigor_penalty("重甲", 1), armour_vigor_penalty("重装甲", 1), armour_vigor_penalty("重装甲", -1)
     (0, 1, 2)
     """
-    o = _opts(options).defense
+    o = or_default(options).defense
     if armour_weight is None:
         raw = 0
     elif isinstance(armour_weight, int):

@@ -463,6 +463,11 @@ class MaaiOptions(BaseModel):
 DEFAULT_OPTIONS = MaaiOptions()
 
 
+def or_default(options: MaaiOptions | None) -> MaaiOptions:
+    """``options``, or the documented defaults when a rule function is called without any."""
+    return DEFAULT_OPTIONS if options is None else options
+
+
 def options_from_dict(data: Mapping[str, Any] | None, source: str = "<options>") -> MaaiOptions:
     """Build options from a (partial, nested) mapping, e.g. an encounter's ``options:`` key.
     Unknown keys and wrong types raise :class:`~ikusa.engine.errors.InputError` naming

@@ -15,17 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.options import or_default
 
 if TYPE_CHECKING:
     from ikusa.systems.maai.options import MaaiOptions
-
-
-def _opts(options: MaaiOptions | None) -> MaaiOptions:
-    if options is not None:
-        return options
-    from ikusa.systems.maai.options import DEFAULT_OPTIONS
-
-    return DEFAULT_OPTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +54,7 @@ def survival_check(
     """S-R62 / S-T35.  If the roll fails and ``fate_left`` uses (capped by
     ``fate.max_uses_per_roll``, S-G27) can raise the dice enough, they are spent (one die
     +1 per use, alternating dice); otherwise none is spent."""
-    o = _opts(options)
+    o = or_default(options)
     c = Check(dice, survival_modifier(tai, luck), o.death.tn)
     if c.success:
         return SurvivalResult(c, 0)
