@@ -109,7 +109,10 @@ class AttackFlow(GuardFlow):
         if st is not None:
             mod += st.attack_bonus
         if m.kind == "attack" and m.reach == 0:  # melee
-            mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), self.opts)
+            opts = self.opts
+            # below fatigue.start_at the penalty is 0 whatever mitigates it (fatigue_penalty)
+            if not 0 < fatigue_index < opts.fatigue.start_at:
+                mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), opts)
         if target.unaware:
             mod += self.opts.surprise.bonus
         return mod
@@ -122,8 +125,10 @@ class AttackFlow(GuardFlow):
 
     def hit_odds(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> float:
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
-        dfn = self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target)
-        return p_success(max(-10, min(10, mod)), dfn)
+        dfn = self.defence_of(target, m, aim, u.ab["gi"])
+        if target.reservations:  # tanpaku_value is 0 without reservations
+            dfn += self.tanpaku_value(target)
+        return p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
 
     def tanpaku_value(self, t: Unit) -> int:
         """S-G39 alt (``counter.tanpaku_bonus_applies_to = "defense_value"``): while 一刀短拍's

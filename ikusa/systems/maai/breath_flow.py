@@ -122,10 +122,17 @@ class BreathFlow(MovementFlow):
         collapse = u.collapse
         hit_odds = self.hit_odds
         bleeding = u.bleeding
+        shinpu = u.shinpu
+        dropped = u.dropped
         for m in u.breath_moves:
             k = m.kind
             if (k == "maintenance" and not bleeding) or not (weapon_ok or u.weapon_usable(m)):
                 continue
+            if k == "movement":
+                # movement_options offers nothing for these now: skip the cost work and the call
+                e = m.effect
+                if (e == "exit_shinpu" and not shinpu) or (e == "pick_up" and not dropped):
+                    continue
             if k == "command":
                 if not (u.squad and u.grade in ("主", "将")):
                     continue
