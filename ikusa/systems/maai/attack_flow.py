@@ -102,6 +102,13 @@ class AttackFlow(GuardFlow):
     def attack_modifier(self, u: Unit, m: Move, target: Unit, fatigue_index: int) -> int:
         """S-R41/S-R52: ability + proficiency + fixed bonus + stance attack bonus + 連撃疲労
         (S-R66) + basic surprise +2 on the target's first incoming attack (S-R13)."""
+        mod = self.attack_modifier_base(u, m, fatigue_index)
+        if target.unaware:
+            mod += self.opts.surprise.bonus
+        return mod
+
+    def attack_modifier_base(self, u: Unit, m: Move, fatigue_index: int) -> int:
+        """:meth:`attack_modifier` without the target's part (the surprise bonus)."""
         mod = u.static_mod.get(id(m))
         if mod is None:  # static per unit and maneuver: worked out once
             mod = u.static_mod[id(m)] = u.ab[m.ability] + u.skill(m.skill) + m.bonus
@@ -113,8 +120,6 @@ class AttackFlow(GuardFlow):
             # below fatigue.start_at the penalty is 0 whatever mitigates it (fatigue_penalty)
             if not 0 < fatigue_index < opts.fatigue.start_at:
                 mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), opts)
-        if target.unaware:
-            mod += self.opts.surprise.bonus
         return mod
 
     def fatigue_mitigations(self, u: Unit, m: Move) -> list[str]:  # pragma: no cover - overridden
@@ -442,7 +447,8 @@ class AttackFlow(GuardFlow):
         way this is reached after a miss), or only after a nullification for school 反撃 (一刀切断);
         not at 0 戦力.  ``then`` continues the flow (the 護衛態勢 auto-counter, S-G61)."""
         t, a = ctx.target, ctx.attacker
-        if (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able or not a.able or t.defenceless:
+        if (not t.reservations or (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able
+                or not a.able or t.defenceless):  # no reservation: no counter can trigger
             then()
             return
 

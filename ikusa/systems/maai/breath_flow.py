@@ -11,7 +11,7 @@ from __future__ import annotations
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
-from ikusa.systems.maai.flow_base import dice_text
+from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.rules_link import (
@@ -115,12 +115,17 @@ class BreathFlow(MovementFlow):
         out: list[Option] = []
         enemies: list[Unit] | None = None
         weapon_ok = not (u.dropped or u.broken)
-        over = self.opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
-        overspend = self.opts.vigor.allow_overspend  # S-G33 alt: 活力 may go below 0
-        gun_maneuver = self.opts.ranged.gun_reload == "maneuver"  # S-G20 alt: reload in a breath
+        opts = self.opts
+        over = opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
+        overspend = opts.vigor.allow_overspend  # S-G33 alt: 活力 may go below 0
+        gun_maneuver = opts.ranged.gun_reload == "maneuver"  # S-G20 alt: reload in a breath
+        surprise = opts.surprise.bonus
+        duplicates = opts.reservations.allow_duplicates
         plain = None if u.shinpu else self.plain_cost
         collapse = u.collapse
         hit_odds = self.hit_odds
+        defence_of = self.defence_of
+        gi = u.ab["gi"]
         bleeding = u.bleeding
         shinpu = u.shinpu
         dropped = u.dropped
@@ -154,9 +159,17 @@ class BreathFlow(MovementFlow):
                 cap = self.aim_cap(u, m) if m.aim_focus else 0
                 if enemies is None:
                     enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
+                base_mod: int | None = None
                 for t in enemies:
                     if (t.zone == u.zone) if m.reach == 0 else self.in_reach(u, m, t):
-                        odds = hit_odds(u, m, t)
+                        # hit_odds(u, m, t) inlined: the target-free part of the modifier once per maneuver
+                        if base_mod is None:
+                            base_mod = self.attack_modifier_base(u, m, u.attacks_in_breath + 1)
+                        mod = base_mod + surprise if t.unaware else base_mod
+                        dfn = defence_of(t, m, 0, gi)
+                        if t.reservations:
+                            dfn += self.tanpaku_value(t)
+                        odds = p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
                         ck: tuple[object, ...] = (m.id, m.name, t.id, t.name, 0, cost, odds, within)
                         o = memo.get(ck)
                         if o is None:
@@ -179,7 +192,7 @@ class BreathFlow(MovementFlow):
                             out.append(o)
             elif k == "defence" or k == "counter":
                 if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
-                        and (self.opts.reservations.allow_duplicates or m not in u.reservations)):
+                        and (duplicates or m not in u.reservations)):
                     out.append(_simple(memo, "reserve", m, cost, within))
             elif k == "movement":
                 out.extend(self.movement_options(u, m, cost, within))
@@ -194,7 +207,8 @@ class BreathFlow(MovementFlow):
             elif k == "feat":
                 if not m.zero_cost or self.zero_ok(u, m):
                     out.append(_simple(memo, "feat", m, cost, within))
-        out.extend(self.gap_breath_options(u))
+        if u.id in self.puppets or (gun_maneuver and not u.loaded):  # else gap_breath_options offers nothing
+            out.extend(self.gap_breath_options(u))
         st = u.stance
         if st is not None:
             rc = self.opts.stances.release_cost  # S-R58: free (0) by default
