@@ -101,7 +101,48 @@ class BreathFlow(MovementFlow):
                   f"カウント{count}: {u.name} の一呼吸 (活力{u.vigor}{bonus}, 限界{u.cur_limit}){more}",
                   unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
 
+    def simple_unit(self, u: Unit) -> bool:
+        """Whether ``u``'s breath options depend only on what :meth:`breath_options` keys its
+        cache on: no puppets, and only attacks (melee, no limit per 間合, no 照準集中, no
+        loading, not 0-活力), defences, counters, stances, 離脱/拾う and 止血 (the last three
+        offer nothing in the plain situations the cache serves)."""
+        v = self.simple_units.get(u.id)
+        if v is None:
+            v = u.id not in self.puppets
+            for m in u.breath_moves:
+                k = m.kind
+                if k in ("attack", "defence", "counter", "stance"):
+                    if (m.limit_per_round is not None or m.zero_cost or m.needs_load or m.aim_focus
+                            or (k == "attack" and m.reach != 0)):
+                        v = False
+                elif not ((k == "movement" and m.effect in ("exit_shinpu", "pick_up")) or k == "maintenance"):
+                    v = False
+            self.simple_units[u.id] = v
+        return v
+
     def breath_options(self, u: Unit) -> list[Option]:
+        """:meth:`build_breath_options`, served from a per-encounter cache in plain situations
+        (a simple unit, not in 心府, weapon in hand, not bleeding, no 構え崩し), keyed on every
+        number the options show or depend on: the unit's 活力, room, acted, zone, attacks this
+        breath, stance, 無防備, reservations and 装填, and each enemy's state that enters the
+        hit odds (down, zone, 奇襲, stance, 無防備, armour, 陣形, reservations)."""
+        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or not self.simple_unit(u)):
+            return self.build_breath_options(u)
+        side = u.side
+        st = u.stance
+        key = (u.id, u.vigor, u.cur_limit - u.breath_spent, not u.acted, u.zone, u.attacks_in_breath,
+               id(st) if st is not None else 0, u.defenceless, u.loaded, *map(id, u.reservations), "|",
+               *[(t.incapacitated, t.zone, t.unaware, id(t.stance) if t.stance is not None else 0, t.defenceless,
+                  t.armour_rev, t.formation, *map(id, t.reservations)) for t in self.units if t.side != side])
+        cache = self.breath_cache
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) >= 20_000:
+                cache.clear()
+            hit = cache[key] = self.build_breath_options(u)
+        return list(hit)
+
+    def build_breath_options(self, u: Unit) -> list[Option]:
         """Every legal choice of ``u``'s breath now (S-R27…S-R32, S-R37, S-R58, S-R59, S-G21).
 
         Speed: the options are immutable values, so each distinct one is built once and
