@@ -247,13 +247,25 @@ class AttackFlow(GuardFlow):
             parry_only = True  # S-G60 alt: only evasion/counter types are blocked
         c = ctx.chk
         assert c is not None
+        # the list depends only on these (costs: 心府 or not; usable: weapon in hand; odds: the
+        # hit total), so each distinct list is built once per encounter
+        key = (t.id, c.total, parry_only, t.vigor, not t.shinpu, t.dropped, t.broken, *map(id, t.reservations))
+        cache = self.react_cache
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) >= 20_000:
+                cache.clear()
+            hit = cache[key] = self._build_reaction_options(t, c.total, parry_only)
+        return list(hit)
+
+    def _build_reaction_options(self, t: Unit, total: int, parry_only: bool) -> list[Option]:
         out: list[Option] = []
         seen: set[str] = set()
         for r in t.reservations:
             if r.kind == "defence" and r.id not in seen and t.weapon_usable(r) and (
                     not parry_only or r.defence_type == "parry"):
                 seen.add(r.id)
-                p = p_success(self.defence_modifier(t, r), c.total)
+                p = p_success(self.defence_modifier(t, r), total)
                 ck: tuple[object, ...] = ("react", r.id, r.name, p)
                 o = _REACT_MEMO.get(ck)
                 if o is None:
@@ -265,7 +277,7 @@ class AttackFlow(GuardFlow):
                 continue
             cost = self.improv_cost(t, m)
             if cost <= t.vigor or (self.opts.vigor.allow_overspend and not self.is_puppet(t)):
-                p = p_success(self.defence_modifier(t, m), c.total)
+                p = p_success(self.defence_modifier(t, m), total)
                 ck = ("improv", m.id, m.name, cost, p)
                 o = _REACT_MEMO.get(ck)
                 if o is None:

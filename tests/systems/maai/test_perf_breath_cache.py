@@ -40,3 +40,38 @@ def test_cached_breath_options_equal_fresh_ones(name: str, policy: Policy) -> No
     assert served > 0
     if name == "duel.yaml":  # its units are plain: the cache serves them
         assert state.breath_cache
+
+
+class _NeverStored(dict[tuple[object, ...], object]):
+    """A cache that keeps nothing: every option list is built afresh."""
+
+    def __setitem__(self, key: tuple[object, ...], value: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize("name", ["duel.yaml", "squad_battle.yaml", "gaps.yaml"])
+def test_battles_with_option_caches_equal_battles_without(name: str) -> None:
+    """S-R37…S-R40 reaction and S-R27 breath option caches: the same seeded battles, decision
+    for decision (actor, kind, prompt, every option) and event for event, with and without them."""
+    path = EXAMPLES / name
+    doc = split_document(read_document(path), str(path))
+    enc = encounter_from_dict(doc.body, str(path))
+    for seed, policy in ((11, GreedyPolicy()), (12, RandomPolicy())):
+        logs = []
+        for cached in (True, False):
+            rng, dice = random.Random(seed), RandomSource(seed)
+            log: list[object] = []
+            for _ in range(6):
+                state = MaaiState(enc)
+                if not cached:
+                    state.breath_cache = _NeverStored()  # type: ignore[assignment]
+                    state.react_cache = _NeverStored()  # type: ignore[assignment]
+                d = state.pending()
+                while d is not None:
+                    log.append(d)
+                    key = policy.choose(state, d, rng)
+                    log.extend(e.to_json() for e in state.apply(key, dice))
+                    d = state.pending()
+                log.append(state.summary())
+            logs.append(log)
+        assert logs[0] == logs[1]
