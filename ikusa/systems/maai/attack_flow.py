@@ -385,6 +385,8 @@ class AttackFlow(GuardFlow):
                     self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")
         if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
             self.make_defenceless(ctx.target, "強化奇襲の対象 (S-R55/S-R63)")
+        if not ctx.target.reservations and not self.guard_possible():
+            return  # no reserved counter and no 護衛態勢 anywhere: _counter and guard_counter do nothing
         self._counter(ctx, partial(self.guard_counter, ctx.attacker, ctx.target, ctx.move, True, _done))
 
     def _break(self, ctx: AttackCtx) -> None:
