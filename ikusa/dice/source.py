@@ -41,11 +41,24 @@ class RandomSource:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
+        self._bits = self._rng.getrandbits
 
     def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
-        _check_request(sides, count)
-        r = self._rng.randint
-        return [r(1, sides) for _ in range(count)]
+        if not _FAST_RANDINT or not 1 <= sides <= MAX_SIDES or not 0 <= count <= MAX_COUNT:
+            _check_request(sides, count)
+            r = self._rng.randint
+            return [r(1, sides) for _ in range(count)]
+        # the same draws as ``randint(1, sides)`` (= 1 + _randbelow_with_getrandbits(sides)),
+        # without its layers of calls: same seed, same sequence (tests/systems/maai/test_perf_dice.py)
+        bits = self._bits
+        k = sides.bit_length()
+        out = []
+        for _ in range(count):
+            v = bits(k)
+            while v >= sides:
+                v = bits(k)
+            out.append(v + 1)
+        return out
 
 
 class ScriptedSource:
@@ -138,6 +151,10 @@ class RecordingSource:
 
 MAX_SIDES = 10_000
 MAX_COUNT = 200
+
+#: ``random.Random.randint`` draws through ``_randbelow_with_getrandbits`` (CPython 3.11+):
+#: only then does :meth:`RandomSource.roll` reproduce it with ``getrandbits`` directly
+_FAST_RANDINT = random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
 
 
 def _check_request(sides: int, count: int) -> None:

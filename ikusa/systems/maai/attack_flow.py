@@ -102,6 +102,13 @@ class AttackFlow(GuardFlow):
     def attack_modifier(self, u: Unit, m: Move, target: Unit, fatigue_index: int) -> int:
         """S-R41/S-R52: ability + proficiency + fixed bonus + stance attack bonus + 連撃疲労
         (S-R66) + basic surprise +2 on the target's first incoming attack (S-R13)."""
+        mod = self.attack_modifier_base(u, m, fatigue_index)
+        if target.unaware:
+            mod += self.opts.surprise.bonus
+        return mod
+
+    def attack_modifier_base(self, u: Unit, m: Move, fatigue_index: int) -> int:
+        """:meth:`attack_modifier` without the target's part (the surprise bonus)."""
         mod = u.static_mod.get(id(m))
         if mod is None:  # static per unit and maneuver: worked out once
             mod = u.static_mod[id(m)] = u.ab[m.ability] + u.skill(m.skill) + m.bonus
@@ -109,9 +116,10 @@ class AttackFlow(GuardFlow):
         if st is not None:
             mod += st.attack_bonus
         if m.kind == "attack" and m.reach == 0:  # melee
-            mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), self.opts)
-        if target.unaware:
-            mod += self.opts.surprise.bonus
+            opts = self.opts
+            # below fatigue.start_at the penalty is 0 whatever mitigates it (fatigue_penalty)
+            if not 0 < fatigue_index < opts.fatigue.start_at:
+                mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), opts)
         return mod
 
     def fatigue_mitigations(self, u: Unit, m: Move) -> list[str]:  # pragma: no cover - overridden
@@ -122,8 +130,10 @@ class AttackFlow(GuardFlow):
 
     def hit_odds(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> float:
         mod = self.attack_modifier(u, m, target, u.attacks_in_breath + 1)
-        dfn = self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target)
-        return p_success(max(-10, min(10, mod)), dfn)
+        dfn = self.defence_of(target, m, aim, u.ab["gi"])
+        if target.reservations:  # tanpaku_value is 0 without reservations
+            dfn += self.tanpaku_value(target)
+        return p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
 
     def tanpaku_value(self, t: Unit) -> int:
         """S-G39 alt (``counter.tanpaku_bonus_applies_to = "defense_value"``): while 一刀短拍's
@@ -237,13 +247,25 @@ class AttackFlow(GuardFlow):
             parry_only = True  # S-G60 alt: only evasion/counter types are blocked
         c = ctx.chk
         assert c is not None
+        # the list depends only on these (costs: 心府 or not; usable: weapon in hand; odds: the
+        # hit total), so each distinct list is built once per encounter
+        key = (t.id, c.total, parry_only, t.vigor, not t.shinpu, t.dropped, t.broken, *map(id, t.reservations))
+        cache = self.react_cache
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) >= 20_000:
+                cache.clear()
+            hit = cache[key] = self._build_reaction_options(t, c.total, parry_only)
+        return list(hit)
+
+    def _build_reaction_options(self, t: Unit, total: int, parry_only: bool) -> list[Option]:
         out: list[Option] = []
         seen: set[str] = set()
         for r in t.reservations:
             if r.kind == "defence" and r.id not in seen and t.weapon_usable(r) and (
                     not parry_only or r.defence_type == "parry"):
                 seen.add(r.id)
-                p = p_success(self.defence_modifier(t, r), c.total)
+                p = p_success(self.defence_modifier(t, r), total)
                 ck: tuple[object, ...] = ("react", r.id, r.name, p)
                 o = _REACT_MEMO.get(ck)
                 if o is None:
@@ -255,7 +277,7 @@ class AttackFlow(GuardFlow):
                 continue
             cost = self.improv_cost(t, m)
             if cost <= t.vigor or (self.opts.vigor.allow_overspend and not self.is_puppet(t)):
-                p = p_success(self.defence_modifier(t, m), c.total)
+                p = p_success(self.defence_modifier(t, m), total)
                 ck = ("improv", m.id, m.name, cost, p)
                 o = _REACT_MEMO.get(ck)
                 if o is None:
@@ -363,6 +385,8 @@ class AttackFlow(GuardFlow):
                     self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")
         if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
             self.make_defenceless(ctx.target, "強化奇襲の対象 (S-R55/S-R63)")
+        if not ctx.target.reservations and not self.guard_possible():
+            return  # no reserved counter and no 護衛態勢 anywhere: _counter and guard_counter do nothing
         self._counter(ctx, partial(self.guard_counter, ctx.attacker, ctx.target, ctx.move, True, _done))
 
     def _break(self, ctx: AttackCtx) -> None:
@@ -437,7 +461,8 @@ class AttackFlow(GuardFlow):
         way this is reached after a miss), or only after a nullification for school 反撃 (一刀切断);
         not at 0 戦力.  ``then`` continues the flow (the 護衛態勢 auto-counter, S-G61)."""
         t, a = ctx.target, ctx.attacker
-        if (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able or not a.able or t.defenceless:
+        if (not t.reservations or (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able
+                or not a.able or t.defenceless):  # no reservation: no counter can trigger
             then()
             return
 

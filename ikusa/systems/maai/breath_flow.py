@@ -11,7 +11,7 @@ from __future__ import annotations
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
-from ikusa.systems.maai.flow_base import dice_text
+from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.rules_link import (
@@ -101,7 +101,48 @@ class BreathFlow(MovementFlow):
                   f"カウント{count}: {u.name} の一呼吸 (活力{u.vigor}{bonus}, 限界{u.cur_limit}){more}",
                   unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
 
+    def simple_unit(self, u: Unit) -> bool:
+        """Whether ``u``'s breath options depend only on what :meth:`breath_options` keys its
+        cache on: no puppets, and only attacks (melee, no limit per 間合, no 照準集中, no
+        loading, not 0-活力), defences, counters, stances, 離脱/拾う and 止血 (the last three
+        offer nothing in the plain situations the cache serves)."""
+        v = self.simple_units.get(u.id)
+        if v is None:
+            v = u.id not in self.puppets
+            for m in u.breath_moves:
+                k = m.kind
+                if k in ("attack", "defence", "counter", "stance"):
+                    if (m.limit_per_round is not None or m.zero_cost or m.needs_load or m.aim_focus
+                            or (k == "attack" and m.reach != 0)):
+                        v = False
+                elif not ((k == "movement" and m.effect in ("exit_shinpu", "pick_up")) or k == "maintenance"):
+                    v = False
+            self.simple_units[u.id] = v
+        return v
+
     def breath_options(self, u: Unit) -> list[Option]:
+        """:meth:`build_breath_options`, served from a per-encounter cache in plain situations
+        (a simple unit, not in 心府, weapon in hand, not bleeding, no 構え崩し), keyed on every
+        number the options show or depend on: the unit's 活力, room, acted, zone, attacks this
+        breath, stance, 無防備, reservations and 装填, and each enemy's state that enters the
+        hit odds (down, zone, 奇襲, stance, 無防備, armour, 陣形, reservations)."""
+        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or not self.simple_unit(u)):
+            return self.build_breath_options(u)
+        side = u.side
+        st = u.stance
+        key = (u.id, u.vigor, u.cur_limit - u.breath_spent, not u.acted, u.zone, u.attacks_in_breath,
+               id(st) if st is not None else 0, u.defenceless, u.loaded, *map(id, u.reservations), "|",
+               *[(t.incapacitated, t.zone, t.unaware, id(t.stance) if t.stance is not None else 0, t.defenceless,
+                  t.armour_rev, t.formation, *map(id, t.reservations)) for t in self.units if t.side != side])
+        cache = self.breath_cache
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) >= 20_000:
+                cache.clear()
+            hit = cache[key] = self.build_breath_options(u)
+        return list(hit)
+
+    def build_breath_options(self, u: Unit) -> list[Option]:
         """Every legal choice of ``u``'s breath now (S-R27…S-R32, S-R37, S-R58, S-R59, S-G21).
 
         Speed: the options are immutable values, so each distinct one is built once and
@@ -115,17 +156,29 @@ class BreathFlow(MovementFlow):
         out: list[Option] = []
         enemies: list[Unit] | None = None
         weapon_ok = not (u.dropped or u.broken)
-        over = self.opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
-        overspend = self.opts.vigor.allow_overspend  # S-G33 alt: 活力 may go below 0
-        gun_maneuver = self.opts.ranged.gun_reload == "maneuver"  # S-G20 alt: reload in a breath
+        opts = self.opts
+        over = opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
+        overspend = opts.vigor.allow_overspend  # S-G33 alt: 活力 may go below 0
+        gun_maneuver = opts.ranged.gun_reload == "maneuver"  # S-G20 alt: reload in a breath
+        surprise = opts.surprise.bonus
+        duplicates = opts.reservations.allow_duplicates
         plain = None if u.shinpu else self.plain_cost
         collapse = u.collapse
         hit_odds = self.hit_odds
+        defence_of = self.defence_of
+        gi = u.ab["gi"]
         bleeding = u.bleeding
+        shinpu = u.shinpu
+        dropped = u.dropped
         for m in u.breath_moves:
             k = m.kind
             if (k == "maintenance" and not bleeding) or not (weapon_ok or u.weapon_usable(m)):
                 continue
+            if k == "movement":
+                # movement_options offers nothing for these now: skip the cost work and the call
+                e = m.effect
+                if (e == "exit_shinpu" and not shinpu) or (e == "pick_up" and not dropped):
+                    continue
             if k == "command":
                 if not (u.squad and u.grade in ("主", "将")):
                     continue
@@ -147,9 +200,17 @@ class BreathFlow(MovementFlow):
                 cap = self.aim_cap(u, m) if m.aim_focus else 0
                 if enemies is None:
                     enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
+                base_mod: int | None = None
                 for t in enemies:
                     if (t.zone == u.zone) if m.reach == 0 else self.in_reach(u, m, t):
-                        odds = hit_odds(u, m, t)
+                        # hit_odds(u, m, t) inlined: the target-free part of the modifier once per maneuver
+                        if base_mod is None:
+                            base_mod = self.attack_modifier_base(u, m, u.attacks_in_breath + 1)
+                        mod = base_mod + surprise if t.unaware else base_mod
+                        dfn = defence_of(t, m, 0, gi)
+                        if t.reservations:
+                            dfn += self.tanpaku_value(t)
+                        odds = p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
                         ck: tuple[object, ...] = (m.id, m.name, t.id, t.name, 0, cost, odds, within)
                         o = memo.get(ck)
                         if o is None:
@@ -172,7 +233,7 @@ class BreathFlow(MovementFlow):
                             out.append(o)
             elif k == "defence" or k == "counter":
                 if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
-                        and (self.opts.reservations.allow_duplicates or m not in u.reservations)):
+                        and (duplicates or m not in u.reservations)):
                     out.append(_simple(memo, "reserve", m, cost, within))
             elif k == "movement":
                 out.extend(self.movement_options(u, m, cost, within))
@@ -187,7 +248,8 @@ class BreathFlow(MovementFlow):
             elif k == "feat":
                 if not m.zero_cost or self.zero_ok(u, m):
                     out.append(_simple(memo, "feat", m, cost, within))
-        out.extend(self.gap_breath_options(u))
+        if u.id in self.puppets or (gun_maneuver and not u.loaded):  # else gap_breath_options offers nothing
+            out.extend(self.gap_breath_options(u))
         st = u.stance
         if st is not None:
             rc = self.opts.stances.release_cost  # S-R58: free (0) by default

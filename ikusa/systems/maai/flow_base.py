@@ -111,11 +111,17 @@ class _Setup:
     """What every new state of one encounter reads from it, fetched once (the encounter's
     private attributes are slow to reach through pydantic)."""
 
-    __slots__ = ("memo", "opts", "plain_cost", "puppets", "units")
+    __slots__ = ("breath_cache", "memo", "opts", "plain_cost", "puppets", "react_cache", "simple_units", "units")
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.opts = enc.opts
         self.memo = enc.memo
+        #: breath option lists of plain situations, keyed on all they depend on (breath_flow)
+        self.breath_cache: dict[tuple[object, ...], list[Option]] = {}
+        #: unit id → its maneuvers allow the cached breath options (breath_flow.simple_unit)
+        self.simple_units: dict[str, bool] = {}
+        #: reaction option lists, keyed on all they depend on (attack_flow.reaction_options)
+        self.react_cache: dict[tuple[object, ...], list[Option]] = {}
         self.plain_cost: dict[int, int] = enc.plain_cost
         self.puppets: dict[str, tuple[str, ...]] = enc.puppets
         side_rank = {s: i for i, s in enumerate(enc.sides)}
@@ -148,6 +154,9 @@ class FlowBase:
         self.plain_cost: dict[int, int] = setup.plain_cost
         #: caster id → its 式神/傀儡 ids (S-G24): the encounter's, fetched once
         self.puppets: dict[str, tuple[str, ...]] = setup.puppets
+        self.breath_cache = setup.breath_cache
+        self.simple_units = setup.simple_units
+        self.react_cache = setup.react_cache
         zone = enc.zones[0]
         self.units: list[Unit] = [Unit(s, res, rank, zone, opts) for s, res, rank in setup.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}

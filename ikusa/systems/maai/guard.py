@@ -58,6 +58,24 @@ class GuardFlow(PuppetFlow):
             v = self.memo[key] = int(cat is not None and GUARD_EFFECT in cat.effects)
         return st if v else None
 
+    def guard_possible(self) -> bool:
+        """Whether any unit of the encounter can ever hold 護衛態勢 (its starting stance or a
+        stance maneuver it knows grants the auto-counter): when none can, no holder is looked
+        for.  Memoised per encounter (its units and their maneuvers never change)."""
+        key = ("guard_possible",)
+        v = self.memo.get(key)
+        if v is None:
+            stances = self.enc.catalog.stances
+            ids: set[str] = set()
+            for u in self.units:
+                st = self.enc.resolved(u.id).stance
+                if st is not None:
+                    ids.add(st.id)
+                ids.update(m.id for m in u.moves if m.kind == "stance")
+            v = self.memo[key] = int(any((cat := stances.get(i)) is not None and GUARD_EFFECT in cat.effects
+                                         for i in ids))
+        return bool(v)
+
     def guard_refusal(self, g: Unit) -> RuleViolation | None:
         """S-R59/S-G40/S-G61: the auto-counter is a 0-活力 [型] effect: once per 間合, within the cap."""
         st = self.guard_stance(g)
@@ -88,7 +106,8 @@ class GuardFlow(PuppetFlow):
     def guard_counter(self, attacker: Unit, target: Unit, move: Move, hit: bool, then: Callable[[], None]) -> None:
         """After an enemy melee attack on ``target`` resolved: offer the 護衛態勢 auto-counter to
         each eligible holder in turn (the target first), then ``then()``."""
-        if not hit or (move.ranged and not self.opts.counter.vs_ranged) or not move.kind == "attack":
+        if (not hit or (move.ranged and not self.opts.counter.vs_ranged) or not move.kind == "attack"
+                or not self.guard_possible()):
             then()
             return
         protects = self.opts.stances.guard_counter_protects

@@ -53,6 +53,8 @@ def test_breath_options_with_warm_memo_equal_fresh_ones(name: str, monkeypatch: 
                     m.setattr(breath_flow, "_OPTION_MEMO", {})
                     m.setattr(attack_flow, "_REACT_MEMO", {})
                     m.setattr(movement, "_MOVE_MEMO", {})
+                    m.setattr(state, "breath_cache", {})
+                    m.setattr(state, "react_cache", {})
                     fresh = tuple(state.breath_options(u))
                 assert fresh == d.options
                 checked += 1
