@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from ikusa.engine.runner import fight
@@ -27,3 +28,37 @@ def test_reinforcement_after_turn_cap_does_not_keep_a_wiped_side_alive(tmp_path:
         assert final["turn"] < 30
         winners.add(final["winner"])
     assert winners <= {"heroes", "scarlet"}
+
+
+def _with(tmp_path: Path, **changes: object) -> Path:
+    data = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    data.update(changes)
+    path = tmp_path / "enc.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_leader_typo_is_refused_even_with_simplified_off(tmp_path: Path) -> None:
+    """G-R30: 'leader: nobody' was silently ignored unless options.simplified was on."""
+    from ikusa.engine.errors import InputError
+    from ikusa.engine.runner import load_encounter
+
+    with pytest.raises(InputError, match="leader 'nobody' is not a character") as err:
+        load_encounter(_with(tmp_path, leader="nobody"))
+    assert err.value.field == "leader"
+
+
+def test_leader_arriving_as_reinforcement_is_named(tmp_path: Path) -> None:
+    """G-R30 + G-R28: a reinforcement cannot lead the simplified order from turn 1; the
+    message says so instead of 'needs the id of an NPC'."""
+    from ikusa.engine.errors import InputError
+    from ikusa.engine.runner import load_encounter
+
+    data = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    boss = dict(data["characters"][3], id="boss")
+    path = _with(tmp_path, leader="boss", options={"simplified": True},
+                 reinforcements=[{"turn": 2, "character": boss}])
+    with pytest.raises(InputError, match="arrives as a reinforcement on turn 2"):
+        load_encounter(path)
+    ok = _with(tmp_path, leader="meiling", options={"simplified": True})
+    assert fight(ok, seed=1).state.summary()["winner"] in {"heroes", "scarlet", None}
