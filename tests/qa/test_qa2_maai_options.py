@@ -52,3 +52,19 @@ def test_complete_custom_tables_are_accepted() -> None:
     assert opts.tables.lookup("gouhou", 77) == "weapon_drop"
     assert opts.wounds.by_grade["卒"] == 2
     assert MaaiOptions().tables.lookup("gouhou", 100) == "weapon_broken"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"vigor": {"base_max": -20}}, {"breath": {"base_limit": -3}}, {"breath": {"absolute_cap": -1}},
+     {"zero_cost": {"cap": -1}}],
+)
+def test_negative_vigor_and_breath_numbers_are_refused(options: dict[str, object]) -> None:
+    """S-R24/S-R27/S-R28/S-R59: a negative 活力 maximum or breath limit left every unit unable
+    to act: 'sim' reported 100 % draws with 0 decisions per battle instead of naming the option."""
+    group, values = next(iter(options.items()))
+    assert isinstance(values, dict)
+    key = next(iter(values))
+    with pytest.raises(InputError, match="greater than or equal to 0") as err:
+        options_from_dict(options, "enc.yaml")
+    assert err.value.field == f"{group}.{key}"

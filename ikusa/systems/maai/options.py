@@ -251,9 +251,9 @@ class AimFocusOptions(_Group):
 
 
 class BreathOptions(_Group):
-    base_limit: int = Field(5, description="S-R27: base breath limit 5 活力.")
-    official_cap: int = Field(7, description="S-R28: official balance cap (7).")
-    absolute_cap: int = Field(10, description="S-R28: absolute cap 10; excess discarded.")
+    base_limit: int = Field(5, ge=0, description="S-R27: base breath limit 5 活力.")
+    official_cap: int = Field(7, ge=0, description="S-R28: official balance cap (7).")
+    absolute_cap: int = Field(10, ge=0, description="S-R28: absolute cap 10; excess discarded.")
     enforce_official_cap: bool = Field(
         False,
         description="S-R28: True caps the limit at official_cap unless a source is marked exceptional "
@@ -283,7 +283,7 @@ class CostOptions(_Group):
 
 
 class VigorOptions(_Group):
-    base_max: int = Field(10, description="S-R24: max 活力 = 10 + 技.")
+    base_max: int = Field(10, ge=0, description="S-R24: max 活力 = 10 + 技.")
     allow_overspend: bool = Field(
         False, description="S-G33: nothing may cost more than current 活力; True lets a maneuver or improvised "
         "reaction cost more, 活力 going below 0 (the unit acts no more this 間合)."
@@ -294,8 +294,8 @@ class VigorOptions(_Group):
 
 
 class ZeroCostOptions(_Group):
-    cap: int = Field(2, description="S-R59/S-G40: 0-活力 maneuvers per 間合, all sources together.")
-    per_effect_default: int = Field(1, description="S-R59/S-G40: each distinct 0-活力 effect once per 間合.")
+    cap: int = Field(2, ge=0, description="S-R59/S-G40: 0-活力 maneuvers per 間合, all sources together.")
+    per_effect_default: int = Field(1, ge=0, description="S-R59/S-G40: each distinct 0-活力 effect once per 間合.")
     puppets_exempt_per_effect: bool = Field(
         True, description="S-G62: 式神/傀儡 operation exempt from the per-effect 1 (still in the cap)."
     )
