@@ -62,3 +62,16 @@ def test_leader_arriving_as_reinforcement_is_named(tmp_path: Path) -> None:
         load_encounter(path)
     ok = _with(tmp_path, leader="meiling", options={"simplified": True})
     assert fight(ok, seed=1).state.summary()["winner"] in {"heroes", "scarlet", None}
+
+
+@pytest.mark.parametrize(("key", "value"), [("hp_base", -100), ("hp_base", 0), ("hp_factor", -1),
+                                            ("reiryoku_factor", -4)])
+def test_hp_and_reiryoku_formula_numbers_cannot_go_below_zero(tmp_path: Path, key: str, value: int) -> None:
+    """G-G23: 'options: {hp_base: -100}' gave every character negative HP and they fought on
+    (a character's own 'hp' override is already ≥ 1); now refused naming options.<key>."""
+    from ikusa.engine.errors import InputError
+    from ikusa.engine.runner import load_encounter
+
+    with pytest.raises(InputError, match="greater than or equal") as err:
+        load_encounter(_with(tmp_path, options={key: value}))
+    assert err.value.field == f"options.{key}"
