@@ -75,3 +75,16 @@ def test_hp_and_reiryoku_formula_numbers_cannot_go_below_zero(tmp_path: Path, ke
     with pytest.raises(InputError, match="greater than or equal") as err:
         load_encounter(_with(tmp_path, options={key: value}))
     assert err.value.field == f"options.{key}"
+
+
+def test_rules_topic_for_reinforcements_and_its_rule_id() -> None:
+    """G-R28 is applied by the engine (reinforcements) but 'ikusa rules sengensyou G-R28' was an
+    unknown topic; the new 'reinforcements' topic shows the entry DP factor and the turn cap."""
+    from ikusa.systems.sengensyou.gm import REINFORCEMENT_DP_FACTOR
+    from ikusa.systems.sengensyou.rules_text import describe, topics
+
+    assert "reinforcements" in topics()
+    by_id = describe("G-R28")
+    assert by_id[0].startswith("増援 (G-R28")
+    assert f"DP回復数 × {REINFORCEMENT_DP_FACTOR}" in "\n".join(by_id)
+    assert describe("増援") == describe("reinforcements")
