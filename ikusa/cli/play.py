@@ -102,14 +102,28 @@ class PlaySession:
     def _typed(self, sides: int, count: int, purpose: str) -> list[int]:
         while True:
             try:
-                raw = self.ask(f"  🎲 {count}d{sides} {purpose} (values, or 'r' to roll): ").strip()
+                raw = self.ask(f"  🎲 {count}d{sides} {purpose} (values, 'r' to roll, 'undo' to cancel): ").strip()
             except EOFError:
                 # a DiceError makes Combat.push rebuild the state: nothing half-applied
                 raise DiceError("end of input while waiting for typed dice; the action was not applied") from None
             if not raw:
                 continue  # an accidental Enter must not roll for the table: type values or 'r'
-            if raw.lower() in ("r", "roll"):
+            word = raw.lower()
+            if word in ("r", "roll"):
                 return self.auto_dice.roll(sides, count, purpose)
+            if word in ("undo", "cancel", "quit", "q", "exit"):
+                # back out of the action being resolved (the DiceError makes Combat.push rebuild
+                # the state: nothing half-applied, nothing recorded); 'quit' then leaves
+                self.done = word in ("quit", "q", "exit")
+                raise DiceError(f"'{word}' at the dice prompt: the action was not applied (nothing recorded)")
+            if word == "dice auto":
+                self.manual = False
+                console.print("  dice: auto")
+                return self.auto_dice.roll(sides, count, purpose)
+            if word in ("help", "?"):
+                console.print(f"  type {count} value(s) 1..{sides} (e.g. {','.join(['4'] * count)}), 'r' to roll "
+                              "this one, 'dice auto' to roll from now on, 'undo' to cancel this action")
+                continue
             try:
                 return parse_dice_list(raw)
             except DiceError as exc:

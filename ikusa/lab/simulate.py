@@ -81,6 +81,9 @@ def apply_overrides(body: dict[str, Any], overrides: Iterable[str], source: str)
                              f"{path.split('.')[0]!r}", source=source, field="--set")
         node: Any = out
         keys = path.split(".")
+        if "" in keys:
+            raise InputError(f"override {item!r}: an empty key in {path!r} (a stray or doubled '.')",
+                             source=source, field="--set")
         for i, key in enumerate(keys):
             last = i == len(keys) - 1
             if isinstance(node, list):

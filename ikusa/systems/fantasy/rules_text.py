@@ -3,6 +3,7 @@ same data objects the engine applies (conditions.yaml, battlefields.yaml, option
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from ikusa.engine.errors import InputError
@@ -42,9 +43,34 @@ def describe(topic: str) -> list[str]:
         b = find_battlefield(key)
         if b is not None:
             return battlefield_lines(b, FantasyOptions())
+    if re.fullmatch(r"F-[A-Z]+\d+", typed.upper()):
+        found = rule_id_lines(typed.upper())
+        if found:
+            return found
     raise InputError(f"unknown fantasy topic {topic!r}; known: {', '.join(topics())} "
                      "(ids also work: " + ", ".join([*builtin_conditions(), *builtin_battlefields()]) + ")",
                      field="TOPIC")
+
+
+def rule_id_lines(rid: str) -> list[str]:
+    """A rule id (``F-R04``, ``F-G11`` …): every condition and battlefield topic whose heading
+    cites it, then the options whose description cites it (as ``ikusa rules maai S-G61``)."""
+    def cites(text: str) -> bool:
+        return re.search(re.escape(rid) + r"(?!\d)", text) is not None
+
+    out: list[str] = []
+    for c in builtin_conditions().values():
+        lines = condition_lines(c)
+        if cites(lines[0]):
+            out += [*lines, ""]
+    for b in builtin_battlefields().values():
+        lines = battlefield_lines(b, FantasyOptions())
+        if cites(lines[0]):
+            out += [*lines, ""]
+    opts = [line for line in option_lines()[1:] if cites(line)]
+    if opts:
+        out += [f"fantasy options citing {rid} (encounter key `options:`):", *opts]
+    return out
 
 
 def _tags(tags: tuple[str, ...]) -> str:

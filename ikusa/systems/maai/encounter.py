@@ -245,7 +245,11 @@ def _resolve_unit(cat: Catalog, opts: MaaiOptions, u: UnitSpec, i: int, source: 
     start = None
     if u.stance is not None:
         start = move_from_stance(_lookup(cat, "stances", u.stance, source, f"{where}.stance"), opts)
-        if start.id not in stance_moves:
+        if start.id in stance_moves:
+            # the very Move listed in stances: the flow compares by identity, and a copy would
+            # offer re-declaring the stance already held for 活力 (S-R58)
+            start = stance_moves[start.id]
+        else:
             add(start)
     crit_ext = False
     extensions = dict(u.breath_extensions)

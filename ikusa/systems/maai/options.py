@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 #: kinds of 2d10 check the engine distinguishes (S-G28)
 CheckKind = Literal[
@@ -27,6 +27,36 @@ CheckKind = Literal[
 
 class _Group(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+#: every unit grade (S-R44/S-G03); grade-keyed option tables must cover them all
+GRADES = ("雑", "卒", "練", "将", "主", "PC")
+#: outcomes the engine applies from a d100 table (S-G07; fumble.py)
+TABLE_OUTCOMES = ("weapon_drop", "stance_collapse", "stance_collapse_slip", "slip", "friendly_fire",
+                  "weapon_broken", "narrative", "none")
+
+
+def _covers(table: dict[str, int], keys: tuple[str, ...], what: str) -> dict[str, int]:
+    """A keyed option table (by grade, armour weight) must name every key the engine looks up."""
+    missing = [k for k in keys if k not in table]
+    if missing:
+        raise ValueError(f"no value for {', '.join(missing)} (the {what} table needs all of {', '.join(keys)})")
+    return table
+
+
+def _bands(bands: tuple[tuple[int, str], ...]) -> tuple[tuple[int, str], ...]:
+    """S-G07: a d100 table is at least one (upper bound, outcome) band, bounds rising within 1…100,
+    each outcome one the engine applies."""
+    if not bands:
+        raise ValueError("a d100 table needs at least one (upper bound, outcome) band")
+    last = 0
+    for upper, outcome in bands:
+        if not last < upper <= 100:
+            raise ValueError(f"band upper bounds must rise within 1…100; {upper} after {last}")
+        if outcome not in TABLE_OUTCOMES:
+            raise ValueError(f"unknown outcome {outcome!r}; known: {', '.join(TABLE_OUTCOMES)}")
+        last = upper
+    return bands
 
 
 class CheckOptions(_Group):
@@ -88,6 +118,11 @@ class WoundsOptions(_Group):
         default_factory=lambda: {"雑": 1, "卒": 1, "練": 2, "将": 3, "主": 3, "PC": 3},
         description="S-G03/S-G56: base 戦力 by grade (練 2).",
     )
+
+    @field_validator("by_grade")
+    @classmethod
+    def _all_grades(cls, v: dict[str, int]) -> dict[str, int]:
+        return _covers(v, GRADES, "grade")
     add_tai_grades: tuple[str, ...] = Field(
         ("主", "PC"), description="S-R60/S-G03: grades whose 戦力 is by_grade + 體 (3 + 體)."
     )
@@ -111,6 +146,16 @@ class DefenseOptions(_Group):
         default_factory=lambda: {"なし": 0, "軽甲": 0, "重甲": 1, "重装甲": 2},
         description="S-R26/S-G04: max 活力 penalty by armour weight.",
     )
+
+    @field_validator("grade_base")
+    @classmethod
+    def _all_grades(cls, v: dict[str, int]) -> dict[str, int]:
+        return _covers(v, GRADES, "grade")
+
+    @field_validator("armor_vigor_penalty")
+    @classmethod
+    def _all_weights(cls, v: dict[str, int]) -> dict[str, int]:
+        return _covers(v, ("なし", "軽甲", "重甲", "重装甲"), "armour weight")
     heavy_offset: Literal["clamp", "literal"] = Field(
         "clamp", description="S-G31: 體 offset = clamp(體, 0, penalty); 'literal' lets negative 體 add penalty."
     )
@@ -177,6 +222,11 @@ class TableOptions(_Group):
         "missing 遭遇表, 火災・霧・崩壊; narrated only, no mechanical effect); off by default = nothing happens.",
     )
 
+    @field_validator("gouhou", "tenmei")
+    @classmethod
+    def _valid_bands(cls, v: tuple[tuple[int, str], ...]) -> tuple[tuple[int, str], ...]:
+        return _bands(v)
+
     def lookup(self, table: Literal["gouhou", "tenmei"], d100: int) -> str:
         """S-G07 placeholder mode: the outcome key for a d100 roll (1…100) on 業報
         (致命的失敗表) or 天命 (決定的瞬間表).
@@ -201,9 +251,9 @@ class AimFocusOptions(_Group):
 
 
 class BreathOptions(_Group):
-    base_limit: int = Field(5, description="S-R27: base breath limit 5 活力.")
-    official_cap: int = Field(7, description="S-R28: official balance cap (7).")
-    absolute_cap: int = Field(10, description="S-R28: absolute cap 10; excess discarded.")
+    base_limit: int = Field(5, ge=0, description="S-R27: base breath limit 5 活力.")
+    official_cap: int = Field(7, ge=0, description="S-R28: official balance cap (7).")
+    absolute_cap: int = Field(10, ge=0, description="S-R28: absolute cap 10; excess discarded.")
     enforce_official_cap: bool = Field(
         False,
         description="S-R28: True caps the limit at official_cap unless a source is marked exceptional "
@@ -226,14 +276,14 @@ class OverloadOptions(_Group):
 class CostOptions(_Group):
     floor: int = Field(1, description="S-R30: every maneuver costs at least 1 活力.")
     improvised_multiplier_num: int = Field(3, description="S-R40: improvised = base × 3/2, half up.")
-    improvised_multiplier_den: int = Field(2, description="S-R40: denominator of the improvised multiplier.")
+    improvised_multiplier_den: int = Field(2, ge=1, description="S-R40: denominator of the improvised multiplier.")
     improvised_base: Literal["final_cost", "base_cost"] = Field(
         "final_cost", description="S-G34: 1.5× applies to the final modified cost ('base_cost': the base cost)."
     )
 
 
 class VigorOptions(_Group):
-    base_max: int = Field(10, description="S-R24: max 活力 = 10 + 技.")
+    base_max: int = Field(10, ge=0, description="S-R24: max 活力 = 10 + 技.")
     allow_overspend: bool = Field(
         False, description="S-G33: nothing may cost more than current 活力; True lets a maneuver or improvised "
         "reaction cost more, 活力 going below 0 (the unit acts no more this 間合)."
@@ -244,8 +294,8 @@ class VigorOptions(_Group):
 
 
 class ZeroCostOptions(_Group):
-    cap: int = Field(2, description="S-R59/S-G40: 0-活力 maneuvers per 間合, all sources together.")
-    per_effect_default: int = Field(1, description="S-R59/S-G40: each distinct 0-活力 effect once per 間合.")
+    cap: int = Field(2, ge=0, description="S-R59/S-G40: 0-活力 maneuvers per 間合, all sources together.")
+    per_effect_default: int = Field(1, ge=0, description="S-R59/S-G40: each distinct 0-活力 effect once per 間合.")
     puppets_exempt_per_effect: bool = Field(
         True, description="S-G62: 式神/傀儡 operation exempt from the per-effect 1 (still in the cap)."
     )

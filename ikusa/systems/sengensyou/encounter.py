@@ -118,6 +118,23 @@ def _check_rows(chars: list[CharacterSpec], source: str) -> None:
                              f"{front} in the front row; 後衛 must be ≤ 前衛", source=source, field="characters")
 
 
+def _check_leader(enc: Encounter, lid: str, source: str) -> None:
+    """G-R30: the leader of the simplified order is an NPC in the battle from turn 1 (checked
+    even with the option off, so a typo does not wait for ``--set options.simplified=true``)."""
+    late = next((r for r in enc.reinforcements if r.character.id == lid), None)
+    if late is not None:
+        raise InputError(f"G-R30: leader {lid!r} arrives as a reinforcement on turn {late.turn}; the leader of "
+                         "the simplified order must be in the battle from turn 1", source=source, field="leader")
+    leader = next((c for c in enc.characters if c.id == lid), None)
+    if leader is None:
+        known = ", ".join(c.id for c in enc.characters)
+        raise InputError(f"G-R30: leader {lid!r} is not a character of this encounter; characters: {known}",
+                         source=source, field="leader")
+    if leader.side == enc.pcs:
+        raise InputError(f"G-R30: leader {lid!r} is on the PC side {enc.pcs!r}; the leader is an NPC",
+                         source=source, field="leader")
+
+
 def encounter_from_dict(data: Mapping[str, Any], source: str) -> Encounter:
     """Validate an encounter document (without ``system``/``script``)."""
     try:
@@ -139,9 +156,9 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> Encounter:
         raise InputError(f"unknown side {enc.pc_side!r}", source=source, field="pc_side")
     if enc.surprise is not None and enc.surprise.side not in enc.sides:
         raise InputError(f"unknown side {enc.surprise.side!r}", source=source, field="surprise.side")
-    if enc.options.simplified:
-        leader = next((c for c in enc.characters if c.id == enc.leader), None)
-        if leader is None or leader.side == enc.pcs:
-            raise InputError("G-R30: the simplified order needs 'leader': the id of an NPC", source=source,
-                             field="leader")
+    if enc.leader is not None:
+        _check_leader(enc, enc.leader, source)
+    if enc.options.simplified and enc.leader is None:
+        raise InputError("G-R30: the simplified order needs 'leader': the id of an NPC", source=source,
+                         field="leader")
     return enc

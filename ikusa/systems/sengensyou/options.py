@@ -77,9 +77,9 @@ class SengensyouOptions(BaseModel):
     # -- melee (G-G15) ------------------------------------------------------------------
     melee_approach_base: int = Field(15, description="G-G15: approach TN = this + 身体 + max(〈回避〉,〈弾幕〉).")
     # -- HP / 霊力 (G-G23) ----------------------------------------------------------------
-    hp_base: int = Field(10, description="G-G23: HP = this + 耐久 × hp_factor (CN wiki, G.D).")
-    hp_factor: int = Field(4, description="G-G23: HP係数 (4 at creation).")
-    reiryoku_factor: int = Field(4, description="G-G23: 霊力 = 意志 × this.")
+    hp_base: int = Field(10, ge=1, description="G-G23: HP = this + 耐久 × hp_factor (CN wiki, G.D).")
+    hp_factor: int = Field(4, ge=0, description="G-G23: HP係数 (4 at creation).")
+    reiryoku_factor: int = Field(4, ge=0, description="G-G23: 霊力 = 意志 × this.")
     # -- spell cards (G-G24) ------------------------------------------------------------
     sc_recovery: Literal["max_lv_3", "lv_or_3"] = Field(
         "max_lv_3", description="G-G24: SC DP recovery = max(Lv, 3); alt: Lv if the card has an ability, else 3.")

@@ -47,11 +47,12 @@ DEFAULT_OPTIONS = SengensyouOptions()
 SAMPLE_LEVELS = range(1, 7)
 
 FIXED_TOPICS = ("attacks", "bullets", "defence", "graze", "spellcards", "spells", "dp", "rows", "surprise",
-                "options", "unimplemented")
+                "reinforcements", "options", "unimplemented")
 _ALIASES = {"攻撃": "attacks", "攻撃行動": "attacks", "弾": "bullets", "弾種": "bullets", "defense": "defence",
             "防御": "defence", "防御行動": "defence", "回避": "defence", "ガード": "defence", "グレイズ": "graze",
             "スペルカード": "spellcards", "sc": "spellcards", "スペル": "spells", "ダイスプール": "dp",
             "前衛": "rows", "後衛": "rows", "隊列": "rows", "不意打ち": "surprise", "偷袭": "surprise",
+            "増援": "reinforcements", "reinforcement": "reinforcements",
             "option": "options", "未実装": "unimplemented", "missing": "unimplemented"}
 _ATTACK_ALIASES = {"barrage": "barrage", "弾幕": "barrage", "shot": "shot", "ショット": "shot", "homing": "homing",
                    "ホーミング": "homing", "melee": "melee", "近接攻撃": "melee", "待機": "wait", "wait": "wait",
@@ -78,7 +79,8 @@ def describe(topic: str, cat: Catalog | None = None, options: SengensyouOptions 
     fixed: dict[str, Callable[[Catalog, SengensyouOptions], list[str]]] = {
         "attacks": attacks_lines, "bullets": bullets_lines, "defence": defence_lines, "graze": graze_lines,
         "spellcards": spellcards_lines, "spells": spells_lines, "dp": dp_lines, "rows": rows_lines,
-        "surprise": surprise_lines, "options": options_lines, "unimplemented": unimplemented_lines}
+        "surprise": surprise_lines, "reinforcements": reinforcement_lines, "options": options_lines,
+        "unimplemented": unimplemented_lines}
     if key in fixed:
         return fixed[key](c, opt)
     if key in _ATTACK_ALIASES:
@@ -314,6 +316,16 @@ def surprise_lines(cat: Catalog, opt: SengensyouOptions) -> list[str]:
             f"  100m以上 (far): さらに命中に GMの目標値 {opt.surprise_far_tn} が必要 (surprise_far_tn)",
             "  潜伏中のキャラクター: 弾幕と範囲の効果以外の対象にならない; 毎ターン身体+〈隠密〉 対 感覚+〈感知〉",
             f"  攻撃した潜伏者は発見される: {opt.hidden_revealed_after_attack} (hidden_revealed_after_attack)"]
+
+
+def reinforcement_lines(cat: Catalog, opt: SengensyouOptions) -> list[str]:
+    from ikusa.systems.sengensyou.gm import REINFORCEMENT_DP_FACTOR
+
+    return ["増援 (G-R28; encounter key `reinforcements: [{turn: N, character: {...}}]`, N ≥ 2)",
+            f"  第Nターン開始時、DP回復の後に参戦: DP = DP回復数 × {REINFORCEMENT_DP_FACTOR} (DP最大値まで)",
+            "  参戦前は対象にならない; 到着予定の増援がいる陣営は全員が倒れても戦闘を続ける",
+            f"  ただし max_turns ({opt.max_turns}) より後に到着する増援は来ないものとして扱う",
+            "  簡易処理 (G-R30) のリーダーは1ターン目からいる NPC (増援は不可)"]
 
 
 # ---------------------------------------------------------------- spell cards and spells

@@ -120,10 +120,12 @@ class SengensyouState:
                     rounding=self.opt.fixed_roll_rounding)
 
     def update_end(self) -> bool:
-        """The battle ends when at most one side still has characters in it (or coming)."""
+        """The battle ends when at most one side still has characters in it (or coming: a
+        reinforcement due after the turn cap never arrives, so it does not keep a side alive)."""
         alive = []
         for side in self.enc.sides:
-            if any(g.side == side and (g.active or (not g.in_battle and not g.down and not g.escaped))
+            if any(g.side == side and (g.active or (not g.in_battle and not g.down and not g.escaped
+                                                    and self.arrivals.get(g.id, 0) <= self.opt.max_turns))
                    for g in self.fighters.values()):
                 alive.append(side)
         if len(alive) <= 1:

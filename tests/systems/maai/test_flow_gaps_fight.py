@@ -33,7 +33,11 @@ def test_random_and_greedy_reach_the_new_rules() -> None:
     for seed in range(8):
         c = fight(EXAMPLE, seed=seed, ai="random")
         seen.update(e.kind for e in c.events)
-    assert {"guard_counter", "operate", "count_tie", "environment", "maintenance"} <= seen
+    assert {"operate", "count_tie", "environment", "maintenance"} <= seen
+    # the 護衛態勢 counter: random play often releases the stance first (it is no longer offered
+    # to re-declare the stance already held, S-R58), so it is rarer there; greedy keeps it
+    guarded = {e.kind for seed in range(8) for e in fight(EXAMPLE, seed=seed, ai="greedy").events}
+    assert "guard_counter" in guarded
     g = fight(EXAMPLE, seed=1, ai="greedy")
     kinds = {e.kind for e in g.events}
     assert {"operate", "count_tie"} <= kinds
