@@ -20,6 +20,18 @@ from ikusa.systems.maai.encounter import MaaiEncounter
 _GUARD = 100_000
 
 
+
+#: the rule that governs each decision kind, cited when an action is not one of its options
+_KIND_RULES: dict[str, tuple[str, str]] = {
+    "breath": ("S-R35", "000 §3.4 カウント進行"),
+    "fate": ("S-R14", "000 §3.1 運命介入"),
+    "reaction": ("S-R53", "000 §3.6 防御技法"),
+    "lull": ("S-R36", "000 §3.4 小康"),
+    "gm_table": ("S-G07", "001 天命/業報 d100"),
+    "gm_event": ("S-R36", "000 §3.4 小康"),
+    "count_tie": ("S-G49", "000 §3.4 カウント進行"),
+}
+
 class MaaiState(BreathFlow):
     """A maai battle in progress."""
 
@@ -162,5 +174,6 @@ class MaaiState(BreathFlow):
                                  f"{action!r} is not a legal intervention (a die stays within 1…10; legal: {legal})")
         if action == "end" and d.kind == "breath":
             return RuleViolation("S-G21", "000 §3.4", f"nothing done yet in this breath: use 'pass'; legal: {legal}")
-        return RuleViolation("S-R35", "000 §3.4", f"{action!r} is not legal for {d.actor} ({d.kind}) now; "
+        rule, section = _KIND_RULES.get(d.kind, ("S-R35", "000 §3.4 カウント進行"))
+        return RuleViolation(rule, section, f"{action!r} is not legal for {d.actor} ({d.kind}) now; "
                              f"legal: {legal}{' …' if len(d.options) > 10 else ''}")

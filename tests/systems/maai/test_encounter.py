@@ -123,3 +123,22 @@ def test_all_units_on_one_side_and_duplicate_sides_are_refused() -> None:
     with pytest.raises(InputError) as err:
         encounter_from_dict(_enc(_unit(), sides=["A", "A"]), "enc.yaml")
     assert err.value.field == "sides.1"
+
+
+def test_refusal_outside_a_breath_names_the_decision_kinds_rule() -> None:
+    """QA2: junk at a fate decision used to cite S-R35 (the count); it names 運命介入."""
+    from ikusa.dice.source import ScriptedSource
+    from ikusa.systems.maai import new_state
+
+    s = new_state(encounter_from_dict(_enc(_unit(abilities={"勇": 1, "技": 2, "體": 1, "智": 0, "美": 0, "運": 1})),
+                                      "<t>"))
+    dice = ScriptedSource([4, 5] * 40)
+    for _ in range(40):
+        d = s.pending()
+        assert d is not None
+        if d.kind == "fate":
+            err = s.explain_illegal("1,2,3")
+            assert err.rule == "S-R14" and "運命介入" in err.section
+            return
+        s.apply(d.options[0].key, dice)
+    raise AssertionError("no fate decision reached with these dice")
