@@ -498,13 +498,5 @@ class AttackFlow(GuardFlow):
                     return
             then()
 
-        def own_fate_done(c: Check) -> None:
-            # S-G51: the lethal-hit exception also protects the attacker from a lethal counter
-            if (c.success and self.damage_of(m, c, "counter").target >= a.wounds and a.fate_left > 0
-                    and self.opts.fate.lethal_exception):
-                self.offer_fate(a, c, rolled, own=False)
-                return
-            rolled(c)
-
-        self.check(t, mod, self.saint_target(t, m, dfn, opposed=False), f"{m.name} 反撃", own_fate_done,
-                   m.crit_extension)
+        self.check(t, mod, self.saint_target(t, m, dfn, opposed=False), f"{m.name} 反撃",
+                   self.lethal_counter_fate(a, m, rolled), m.crit_extension)

@@ -36,6 +36,19 @@ class GuardFlow(PuppetFlow):
     """The 護衛態勢 auto-counter (mixed into the state)."""
 
     # hooks implemented by the attack flow
+    def lethal_counter_fate(self, attacker: Unit, m: Move, rolled: Callable[[Check], None]) -> Callable[[Check], None]:
+        """After the counter's own fate: S-G51's lethal-hit exception also lets the attacker,
+        about to be downed by a counter (一閃-type or 護衛態勢), spend its fate on that roll."""
+
+        def own_fate_done(c: Check) -> None:
+            if (c.success and self.damage_of(m, c, "counter").target >= attacker.wounds and attacker.fate_left > 0
+                    and self.opts.fate.lethal_exception):
+                self.offer_fate(attacker, c, rolled, own=False)
+                return
+            rolled(c)
+
+        return own_fate_done
+
     def defence_of(self, target: Unit, move: Move | None, aim: int = 0, gi: int = 0) -> int:  # pragma: no cover
         raise NotImplementedError
 
@@ -158,15 +171,8 @@ class GuardFlow(PuppetFlow):
                 self.make_defenceless(g, "自動反撃の失着 (S-R10)")
             then()
 
-        def own_fate_done(c: Check) -> None:
-            # S-G51: the lethal-hit exception protects the attacker from a lethal counter too
-            if (c.success and self.damage_of(m, c, "counter").target >= a.wounds and a.fate_left > 0
-                    and self.opts.fate.lethal_exception):
-                self.offer_fate(a, c, rolled, own=False)
-                return
-            rolled(c)
-
-        self.check(g, mod, dfn, f"護衛態勢 {m.name} 反撃", own_fate_done, m.crit_extension or g.crit_ext)
+        self.check(g, mod, dfn, f"護衛態勢 {m.name} 反撃", self.lethal_counter_fate(a, m, rolled),
+                   m.crit_extension or g.crit_ext)
 
     # -- the gap rules' entry points used by the breath flow and the refusals -------------
     def gap_breath_options(self, u: Unit) -> list[Option]:
