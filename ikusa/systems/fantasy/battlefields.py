@@ -10,14 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import cache
-from importlib import resources
-from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from ikusa.engine.encounter import validation_error
-from ikusa.engine.errors import InputError
+from ikusa.systems.fantasy.data_files import load_definitions
 
 
 class Battlefield(BaseModel):
@@ -62,24 +58,9 @@ class Battlefield(BaseModel):
         return base + self.row_depth_m * back_rows
 
 
-def parse_battlefields(raw: Any, source: str, field: str = "battlefields") -> dict[str, Battlefield]:
-    if not isinstance(raw, list):
-        raise InputError("must be a list of battlefield definitions", source=source, field=field)
-    out: dict[str, Battlefield] = {}
-    for i, item in enumerate(raw):
-        try:
-            b = Battlefield.model_validate(item)
-        except ValidationError as exc:
-            err = validation_error(exc, source)
-            raise InputError(err.message, source=source, field=f"{field}[{i}].{err.field}") from None
-        out[b.id] = b
-    return out
-
-
 @cache
 def builtin_battlefields() -> Mapping[str, Battlefield]:
-    text = resources.files("ikusa.systems.fantasy").joinpath("data/battlefields.yaml").read_text("utf-8")
-    return parse_battlefields(yaml.safe_load(text), "ikusa/systems/fantasy/data/battlefields.yaml", "")
+    return load_definitions(Battlefield, "battlefields.yaml", "battlefield")
 
 
 def find_battlefield(name: str, table: Mapping[str, Battlefield] | None = None) -> Battlefield | None:

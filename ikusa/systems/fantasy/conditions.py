@@ -13,14 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from ikusa.engine.encounter import validation_error
-from ikusa.engine.errors import InputError
+from ikusa.systems.fantasy.data_files import load_definitions
 
 #: sensory causes a 暗闇/視界不良 may have (F-G09, F-R13, F-R14)
 CAUSES = ("light", "physical", "fog", "sandstorm", "water")
@@ -98,26 +95,10 @@ class ConditionDef(BaseModel):
         return (self.id, self.name, *self.aliases)
 
 
-def parse_conditions(raw: Any, source: str) -> dict[str, ConditionDef]:
-    """Validate a list of condition definitions; errors name ``source`` and the field."""
-    if not isinstance(raw, list):
-        raise InputError("must be a list of condition definitions", source=source, field="conditions")
-    out: dict[str, ConditionDef] = {}
-    for i, item in enumerate(raw):
-        try:
-            c = ConditionDef.model_validate(item)
-        except ValidationError as exc:
-            err = validation_error(exc, source)
-            raise InputError(err.message, source=source, field=f"[{i}].{err.field}") from None
-        out[c.id] = c
-    return out
-
-
 @cache
 def builtin_conditions() -> Mapping[str, ConditionDef]:
     """The shipped conditions (``data/conditions.yaml``), by id."""
-    text = resources.files("ikusa.systems.fantasy").joinpath("data/conditions.yaml").read_text("utf-8")
-    return parse_conditions(yaml.safe_load(text), "ikusa/systems/fantasy/data/conditions.yaml")
+    return load_definitions(ConditionDef, "conditions.yaml", "condition")
 
 
 def find_condition(name: str, table: Mapping[str, ConditionDef] | None = None) -> ConditionDef | None:

@@ -44,11 +44,14 @@ class FantasyEncounter(BaseModel):
             table[c.id] = c
         return table
 
-    def field(self) -> Battlefield:
+    def battlefield_table(self) -> dict[str, Battlefield]:
         table = dict(builtin_battlefields())
         for b in self.battlefields:
             table[b.id] = b
-        found = find_battlefield(self.battlefield, table)
+        return table
+
+    def field(self) -> Battlefield:
+        found = find_battlefield(self.battlefield, self.battlefield_table())
         assert found is not None  # checked in encounter_from_dict
         return found
 
@@ -84,9 +87,7 @@ def _cross_check(enc: FantasyEncounter, source: str) -> None:
     sides = {c.side for c in enc.characters}
     if len(sides) < 2:
         raise _err("a battle needs characters on at least two sides", source, "characters")
-    table = dict(builtin_battlefields())
-    for b in enc.battlefields:
-        table[b.id] = b
+    table = enc.battlefield_table()
     bf = find_battlefield(enc.battlefield, table)
     if bf is None:
         raise _err(f"unknown battlefield {enc.battlefield!r}; known: {', '.join(table)}", source, "battlefield")
