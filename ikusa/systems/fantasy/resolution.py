@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from ikusa.dice.odds import sum_counts
 from ikusa.dice.source import DiceSource
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef
 from ikusa.systems.fantasy.options import FantasyOptions
@@ -180,13 +181,7 @@ class Damage:
 @cache
 def _split(n: int, sides: int, auto_fail: bool, auto_success: bool) -> tuple[float, float, dict[int, float]]:
     """(P(自動失敗), P(自動成功), distribution of the other sums) of ``n`` d``sides`` (F-G04)."""
-    counts: dict[int, int] = {0: 1}
-    for _ in range(n):
-        nxt: dict[int, int] = {}
-        for s, c in counts.items():
-            for v in range(1, sides + 1):
-                nxt[s + v] = nxt.get(s + v, 0) + c
-        counts = nxt
+    counts = dict(sum_counts(n, sides))
     total = sides**n
     p_fail = 1 / total if auto_fail else 0.0
     p_succ = 1 / total if auto_success and sides > 1 else 0.0
