@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ikusa.cli import demo, fight, odds, roll, rules, sim
+from ikusa.cli import demo, fight, odds, roll, rules, serve, sim
 
 app = typer.Typer(
     name="ikusa",
@@ -22,7 +22,7 @@ def main() -> None:
     """ikusa (戦): dice bot, odds, fights and play for maai, sengensyou and fantasy."""
 
 
-for module in (roll, odds, fight, sim, rules, demo):
+for module in (roll, odds, fight, sim, rules, demo, serve):
     module.register(app)
 
 
