@@ -1,4 +1,11 @@
-"""The typed Python API: the same functions the command line uses."""
+"""The typed Python API: the same functions the command line uses.
+
+:func:`roll` keeps a bounded, per-process cache of the commands it has run, keyed on
+``(system, command)`` (see :mod:`ikusa.dice.roll_cache`): a command is parsed and
+evaluated by its system once per distinct dice outcome, after which the same command with
+the same dice answers from the cache.  The dice source sees exactly the same requests
+either way, so results and the seeded dice streams are byte for byte those of the evaluator.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +13,25 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from ikusa.dice.result import RollResult
+from ikusa.dice.roll_cache import RollCache
 from ikusa.dice.source import DiceSource, RandomSource, ScriptedSource
-from ikusa.systems.registry import canonical_id, load_commands
+from ikusa.systems.registry import canonical_id
 
 if TYPE_CHECKING:
     from ikusa.dice.odds import OddsResult
+    from ikusa.dice.roll_cache import Evaluator
+
+#: the commands :func:`roll` has run (bounded; :func:`clear_roll_cache` empties it)
+ROLL_CACHE = RollCache()
 
 
 def make_source(dice: DiceSource | Sequence[int] | None = None, seed: int | None = None) -> DiceSource:
     """A dice source from what a caller has: a source, a scripted list, or a seed."""
     if dice is None:
         return RandomSource(seed)
-    if isinstance(dice, DiceSource):
-        return dice
+    # duck typing, as the DiceSource protocol does (no runtime Protocol check: it is slow)
+    if hasattr(dice, "roll"):
+        return cast(DiceSource, dice)
     return ScriptedSource(list(dice))
 
 
@@ -35,26 +48,46 @@ def roll(
     :class:`~ikusa.engine.errors.InputError` / :class:`~ikusa.engine.errors.DiceError`
     for a command over the limits or dice that do not fit (a list of ``dice`` must be used
     up exactly, as with ``ikusa roll --dice``)."""
-    from ikusa.engine.errors import DiceError, InputError
-
     if not isinstance(command, str):
+        from ikusa.engine.errors import InputError
+
         raise InputError(f"the command must be a string, not {type(command).__name__}", field="command")
     if system is not None and not isinstance(system, str):
+        from ikusa.engine.errors import InputError
+
         raise InputError(f"the system must be a string, not {type(system).__name__}", field="system")
-    source = make_source(dice, seed)
+    scripted: ScriptedSource | None = None
+    if dice is None:
+        source: DiceSource = RandomSource(seed)
+    elif hasattr(dice, "roll"):
+        source = cast(DiceSource, dice)
+    else:
+        source = scripted = ScriptedSource(list(dice))
+    result = ROLL_CACHE.run(system, command, source, _evaluator)
+    if scripted is not None and result is not None and scripted.remaining:
+        from ikusa.engine.errors import DiceError
+
+        # a list of dice that the command did not use up does not describe this roll
+        raise DiceError(f"{scripted.remaining} scripted dice left unused after {scripted.consumed} "
+                        "(the command drew fewer dice than scripted)")
+    return result
+
+
+def _evaluator(system: str | None) -> Evaluator:
+    """The function that runs a command of ``system`` (an unknown system is an InputError)."""
     sid = canonical_id(system)
     if sid is None:
         from ikusa.dice.bcdice import roll_command
 
-        result = roll_command(command, source)
-    else:
-        result = load_commands(sid).roll_command(command, source)
-    if result is not None and isinstance(source, ScriptedSource) and not isinstance(dice, DiceSource) \
-            and source.remaining:
-        # a list of dice that the command did not use up does not describe this roll
-        raise DiceError(f"{source.remaining} scripted dice left unused after {source.consumed} "
-                        "(the command drew fewer dice than scripted)")
-    return result
+        return roll_command
+    from ikusa.systems.registry import load_commands
+
+    return load_commands(sid).roll_command
+
+
+def clear_roll_cache() -> None:
+    """Forget every command :func:`roll` has cached (results never change by it)."""
+    ROLL_CACHE.clear()
 
 
 def odds(system: str, command: str, *, fate: int = 0) -> OddsResult:
