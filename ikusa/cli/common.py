@@ -6,22 +6,61 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from ikusa.engine.errors import IkusaError, InputError
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 T = TypeVar("T")
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+
+class _LazyConsole:
+    """A :class:`rich.console.Console` created on first use: importing rich costs more than
+    ``ikusa roll`` itself (issue #12, start-up), and most dice-bot runs never print with it."""
+
+    __slots__ = ("_console", "_stderr")
+
+    def __init__(self, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def _real(self) -> Console:
+        real = self._console
+        if real is None:
+            from rich.console import Console
+
+            real = self._console = Console(stderr=self._stderr, highlight=False)
+        return real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LazyConsole.__slots__:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._real(), name, value)
+
+    # special methods are looked up on the type, not through __getattr__
+    def __enter__(self) -> Console:
+        return self._real().__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        self._real().__exit__(*exc)
+
+
+console = cast("Console", _LazyConsole(stderr=False))
+err_console = cast("Console", _LazyConsole(stderr=True))
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """One line ``error: MESSAGE`` on stderr (``MESSAGE`` is plain text, never markup) and exit."""
+    from rich.markup import escape
+
     err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
     raise typer.Exit(code)
 

@@ -20,7 +20,6 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from ikusa.dice import bcdice
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import InputError
@@ -173,4 +172,6 @@ def common_fallback(command: str, dice: DiceSource, own: Evaluator) -> RollResul
     """The common BCDice commands (:func:`ikusa.dice.bcdice.roll_command`) for a system,
     with the system's own evaluator ``own`` for repeats, so ``x3 2D10+3>=11`` repeats the
     maai check, not a plain sum."""
+    from ikusa.dice import bcdice  # imported when used: the odds never need the dice bot (issue #12)
+
     return bcdice.roll_command(command, dice, evaluate=own)
