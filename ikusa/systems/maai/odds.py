@@ -119,15 +119,43 @@ class OutcomeOdds:
         }
 
 
+#: for each roll (index in ALL_DICE), the rolls one fate use away
+_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(j for j, (c, d) in enumerate(ALL_DICE) if abs(a - c) + abs(b - d) == 1) for a, b in ALL_DICE
+)
+
+
+@lru_cache(maxsize=1024)
+def _ranks(modifier: int, target: int, crit_extension: bool) -> tuple[int, ...]:
+    """``OUTCOME_RANK`` of each of the 100 rolls of ``ALL_DICE`` without fate (S-R01…S-R12)."""
+    return tuple(OUTCOME_RANK[Check(dice, modifier, target, crit_extension=crit_extension).outcome]
+                 for dice in ALL_DICE)
+
+
+@lru_cache(maxsize=4096)
+def _ranks_with_fate(modifier: int, target: int, crit_extension: bool, fate: int) -> tuple[int, ...]:
+    """The best rank each roll reaches with at most ``fate`` uses (S-R14/S-R16: each moves
+    one die ±1 within 1…10): the best over the rolls within ``fate`` such moves, which is
+    what :func:`best_reachable` finds one roll at a time — here one use at a time over the
+    whole 10×10 grid (a use spent only when it improves, S-G27)."""
+    if fate <= 0:
+        return _ranks(modifier, target, crit_extension)
+    before = _ranks_with_fate(modifier, target, crit_extension, fate - 1)
+    return tuple(max(r, *(before[j] for j in near)) for r, near in zip(before, _NEIGHBOURS, strict=True))
+
+
 @lru_cache(maxsize=4096)
 def outcome_odds(modifier: int, target: int, crit_extension: bool = False, fate: int = 0) -> OutcomeOdds:
     """Enumerate the 100 equally likely 2d10 rolls (S-T01) for ``2D10+modifier ≥ target``
     (modifier clamped, S-R07), with ``fate`` interventions used to best effect."""
-    counts: dict[Outcome, int] = {}
-    for dice in ALL_DICE:
-        check = best_reachable(Check(dice, modifier, target, crit_extension=crit_extension), fate)
-        counts[check.outcome] = counts.get(check.outcome, 0) + 1
-    return OutcomeOdds(tuple((o, Fraction(counts.get(o, 0), 100)) for o in Outcome))
+    ranks = _ranks_with_fate(modifier, target, crit_extension, fate)
+    return OutcomeOdds(tuple((o, Fraction(ranks.count(OUTCOME_RANK[o]), 100)) for o in Outcome))
+
+
+def clear_caches() -> None:
+    """Forget every computed table (the bench measures cold tables)."""
+    for cached in (_ranks, _ranks_with_fate, outcome_odds):
+        cached.cache_clear()
 
 
 def success_table(fate: int = 0, modifiers: tuple[int, ...] = MOD_RANGE,

@@ -1,0 +1,111 @@
+"""Start-up of whole processes: ``python -m bench.bench_startup [--rounds N]``.
+
+Times, interleaved round by round (median and best of ``--rounds``):
+
+* ``ikusa roll 2D6`` and ``ikusa roll --system maai 2D10+3>=11`` (the console script of
+  this environment), beside the anchor **node + bcdice-js** rolling ``2D6`` with the
+  plain DiceBot (issue #12, target 6: no slower than the anchor);
+* ``ikusa odds maai 2D10+3>=11`` (rich tables) and ``--json`` (target 5: ≤ 100 ms);
+* ``python -c pass`` (the interpreter's own floor).
+
+The anchor needs ``node`` and the npm package ``bcdice``: the bench installs it with
+``npm install bcdice@4.9.0`` into ``$IKUSA_BCDICE_JS`` (default: a ``ikusa-bcdice-js``
+folder in the temporary directory, outside the repository) on first use, and skips the
+anchor with a message when node or npm is missing or the install fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BCDICE_VERSION = "4.9.0"
+ANCHOR_JS = """\
+const { DynamicLoader } = require('bcdice');
+(async () => {
+  const loader = new DynamicLoader();
+  const GameSystem = await loader.dynamicLoad('DiceBot');
+  const result = GameSystem.eval(process.argv[2]);
+  console.log(result.text);
+})();
+"""
+
+
+def anchor_dir() -> Path:
+    return Path(os.environ.get("IKUSA_BCDICE_JS", Path(tempfile.gettempdir()) / "ikusa-bcdice-js"))
+
+
+def prepare_anchor() -> list[str] | str:
+    """The node command line of the anchor, or why it is skipped."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        return "node/npm not found"
+    where = anchor_dir()
+    script = where / "roll.js"
+    if not (where / "node_modules" / "bcdice" / "package.json").exists():
+        where.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--no-save", f"bcdice@{BCDICE_VERSION}"],
+                              cwd=where, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            return f"npm install bcdice@{BCDICE_VERSION} failed: {proc.stderr.strip()[-200:]}"
+    script.write_text(ANCHOR_JS, "utf-8")
+    return [node, str(script)]
+
+
+def ikusa_script() -> list[str]:
+    exe = Path(sys.executable).with_name("ikusa")
+    if exe.exists():
+        return [str(exe)]
+    return [sys.executable, "-m", "ikusa.cli.main"]  # pragma: no cover - not installed as a script
+
+
+def timed(argv: list[str]) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, check=False)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-300:]}")
+    return seconds
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args(argv)
+    ikusa = ikusa_script()
+    cases: dict[str, list[str]] = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "ikusa roll 2D6": [*ikusa, "roll", "2D6"],
+        "ikusa roll --system maai 2D10+3>=11": [*ikusa, "roll", "--system", "maai", "2D10+3>=11"],
+        "ikusa odds maai 2D10+3>=11": [*ikusa, "odds", "maai", "2D10+3>=11"],
+        "ikusa odds maai 2D10+3>=11 --json": [*ikusa, "odds", "maai", "2D10+3>=11", "--json"],
+    }
+    anchor = prepare_anchor()
+    if isinstance(anchor, str):
+        print(f"anchor node + bcdice-js skipped: {anchor}")
+    else:
+        cases["anchor: node + bcdice-js 2D6"] = [*anchor, "2D6"]
+    for argv_ in cases.values():  # warm the file cache and the byte-code caches
+        timed(argv_)
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(args.rounds):
+        for name, argv_ in cases.items():
+            times[name].append(timed(argv_))
+    print(f"whole-process wall time, {args.rounds} interleaved rounds (median / best)")
+    for name, ts in times.items():
+        print(f"  {name:<40} {statistics.median(ts) * 1000:7.1f} ms / {min(ts) * 1000:7.1f} ms")
+    if not isinstance(anchor, str):
+        a = statistics.median(times["anchor: node + bcdice-js 2D6"])
+        r = statistics.median(times["ikusa roll 2D6"])
+        print(f"  ikusa roll 2D6 / anchor = {r / a:.2f} (target ≤ 1)")
+
+
+if __name__ == "__main__":
+    main()
