@@ -32,7 +32,9 @@ Evaluator = Callable[[str, DiceSource], RollResult | None]
 MAX_LEAVES_PER_COMMAND = 2048
 #: results stored in all; past it the oldest commands are dropped
 MAX_LEAVES = 32768
-#: a full command that misses this many times more than it hits is no longer looked up
+#: after this many misses, a command that hits less than one time in four (5B6: 7,776
+#: outcomes) or that is full and misses this many times more than it hits is no longer
+#: looked up: it runs its evaluator directly, as without the cache
 BYPASS_AFTER = 256
 
 #: one dice request: (sides, count, purpose)
@@ -141,12 +143,11 @@ class RollCache:
             node = node.children.get(values)
         replay = _Replay(dice, prefix, error)
         result = entry.evaluate(command, replay)
-        entry.misses += 1
-        if entry.leaves < MAX_LEAVES_PER_COMMAND:
-            if result is None or is_plain(result.extra):
-                self._store(key, entry, replay.log, result)
-        elif entry.misses > entry.hits + BYPASS_AFTER:
+        misses = entry.misses = entry.misses + 1
+        if misses >= BYPASS_AFTER and (entry.hits * 4 < misses or entry.misses > entry.hits + BYPASS_AFTER):
             entry.bypass = True
+        elif entry.leaves < MAX_LEAVES_PER_COMMAND and (result is None or is_plain(result.extra)):
+            self._store(key, entry, replay.log, result)
         return result
 
     def _store(self, key: tuple[str | None, str], entry: _Entry,

@@ -115,21 +115,32 @@ def test_errors_are_not_cached() -> None:
     assert len(api.ROLL_CACHE) == 0
 
 
+def _agree(cache: RollCache, command: str, n: int, a: RandomSource, b: RandomSource) -> None:
+    for _ in range(n):
+        assert _shape(cache.run(None, command, a, api._evaluator)) == _shape(_direct(None, command, b))
+
+
 def test_bounds_per_command_and_in_all(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(roll_cache, "MAX_LEAVES_PER_COMMAND", 20)
     monkeypatch.setattr(roll_cache, "MAX_LEAVES", 60)
-    monkeypatch.setattr(roll_cache, "BYPASS_AFTER", 10)
+    monkeypatch.setattr(roll_cache, "BYPASS_AFTER", 10**6)
     cache = RollCache()
     a, b = RandomSource(5), RandomSource(5)
-    for _ in range(300):  # 100 outcomes, 20 kept: mostly misses, then bypassed
-        got = cache.run(None, "1D100", a, api._evaluator)
-        assert _shape(got) == _shape(_direct(None, "1D100", b))
-    assert roll_cache.stats(cache) == {"commands": 1, "results": 20, "bypassed": 1}
-    for n in range(1, 9):  # 8 commands of 6 outcomes each fill 48, then the oldest go
-        for _ in range(40):
-            got = cache.run(None, f"1D6+{n}", a, api._evaluator)
-            assert _shape(got) == _shape(_direct(None, f"1D6+{n}", b))
+    _agree(cache, "1D100", 300, a, b)  # 100 outcomes, 20 kept
+    assert roll_cache.stats(cache) == {"commands": 1, "results": 20, "bypassed": 0}
+    for n in range(1, 9):  # 8 more commands of 6 outcomes each: past 60 the oldest go
+        _agree(cache, f"1D6+{n}", 40, a, b)
     assert len(cache) <= 60
+    assert roll_cache.stats(cache)["commands"] < 9
+
+
+def test_commands_that_mostly_miss_are_bypassed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(roll_cache, "BYPASS_AFTER", 30)
+    cache = RollCache()
+    a, b = RandomSource(8), RandomSource(8)
+    _agree(cache, "5B6>=4", 200, a, b)  # 7,776 outcomes: hardly a hit in 30 rolls
+    _agree(cache, "1D6", 200, a, b)  # 6 outcomes: all hits after a few rolls
+    assert roll_cache.stats(cache) == {"commands": 2, "results": 6 + 29, "bypassed": 1}
 
 
 def test_parsing_happens_once_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
