@@ -18,9 +18,10 @@ from collections.abc import Callable, Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from rich.console import RenderableType
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 #: BCDice comparison operators (``=``/``<>`` spellings included)
 COMPARISONS: dict[str, Callable[[int, int], bool]] = {

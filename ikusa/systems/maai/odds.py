@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -119,29 +120,31 @@ class OutcomeOdds:
         }
 
 
-#: for each roll (index in ALL_DICE), the rolls one fate use away
-_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(j for j, (c, d) in enumerate(ALL_DICE) if abs(a - c) + abs(b - d) == 1) for a, b in ALL_DICE
+#: for each roll (index in ALL_DICE): a getter of its rank and the ranks of the rolls one
+#: fate use away (one die ±1 within 1…10, S-R14/S-R16)
+_REACH: tuple[itemgetter[tuple[int, ...]], ...] = tuple(
+    itemgetter(i, *(j for j, (c, d) in enumerate(ALL_DICE) if abs(a - c) + abs(b - d) == 1))
+    for i, (a, b) in enumerate(ALL_DICE)
 )
 
 
 @lru_cache(maxsize=1024)
 def _ranks(modifier: int, target: int, crit_extension: bool) -> tuple[int, ...]:
     """``OUTCOME_RANK`` of each of the 100 rolls of ``ALL_DICE`` without fate (S-R01…S-R12)."""
-    return tuple(OUTCOME_RANK[Check(dice, modifier, target, crit_extension=crit_extension).outcome]
-                 for dice in ALL_DICE)
+    rank = OUTCOME_RANK
+    return tuple(rank[Check(dice, modifier, target, crit_extension).outcome] for dice in ALL_DICE)
 
 
 @lru_cache(maxsize=4096)
 def _ranks_with_fate(modifier: int, target: int, crit_extension: bool, fate: int) -> tuple[int, ...]:
-    """The best rank each roll reaches with at most ``fate`` uses (S-R14/S-R16: each moves
-    one die ±1 within 1…10): the best over the rolls within ``fate`` such moves, which is
-    what :func:`best_reachable` finds one roll at a time — here one use at a time over the
-    whole 10×10 grid (a use spent only when it improves, S-G27)."""
+    """The best rank each roll reaches with at most ``fate`` uses: the best over the rolls
+    within ``fate`` moves of one die ±1, which is what :func:`best_reachable` finds one roll
+    at a time — here one use at a time over the whole 10×10 grid (S-G27: a use is spent
+    only when it improves the outcome, so the best reachable outcome is what counts)."""
     if fate <= 0:
         return _ranks(modifier, target, crit_extension)
     before = _ranks_with_fate(modifier, target, crit_extension, fate - 1)
-    return tuple(max(r, *(before[j] for j in near)) for r, near in zip(before, _NEIGHBOURS, strict=True))
+    return tuple(max(reach(before)) for reach in _REACH)
 
 
 @lru_cache(maxsize=4096)
