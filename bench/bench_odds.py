@@ -32,7 +32,8 @@ Table = list[tuple[int, list[Fraction]]]
 
 
 def ikusa_table() -> tuple[Table, Table]:
-    maai_odds.clear_caches()
+    # older code (the "before" of issue #12) had one cache, outcome_odds
+    getattr(maai_odds, "clear_caches", maai_odds.outcome_odds.cache_clear)()
     return maai_odds.success_table(0), maai_odds.success_table(1)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -66,18 +67,27 @@ def ikusa_script() -> list[str]:
     return [sys.executable, "-m", "ikusa.cli.main"]  # pragma: no cover - not installed as a script
 
 
-def timed(argv: list[str]) -> float:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(argv: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one whole process."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.run(argv, capture_output=True, check=False)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-300:]}")
-    return seconds
+    return seconds, _children_cpu() - cpu
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--before", metavar="IKUSA", help="another ikusa console script (e.g. today's main: "
+                        "/work/main/.venv/bin/ikusa) timed in the same rounds")
     args = parser.parse_args(argv)
     ikusa = ikusa_script()
     cases: dict[str, list[str]] = {
@@ -87,6 +97,10 @@ def main(argv: list[str] | None = None) -> None:
         "ikusa odds maai 2D10+3>=11": [*ikusa, "odds", "maai", "2D10+3>=11"],
         "ikusa odds maai 2D10+3>=11 --json": [*ikusa, "odds", "maai", "2D10+3>=11", "--json"],
     }
+    if args.before:
+        cases["before: ikusa roll 2D6"] = [args.before, "roll", "2D6"]
+        cases["before: ikusa odds maai 2D10+3>=11"] = [args.before, "odds", "maai", "2D10+3>=11"]
+        cases["before: ikusa odds maai 2D10+3>=11 --json"] = [args.before, "odds", "maai", "2D10+3>=11", "--json"]
     anchor = prepare_anchor()
     if isinstance(anchor, str):
         print(f"anchor node + bcdice-js skipped: {anchor}")
@@ -95,16 +109,21 @@ def main(argv: list[str] | None = None) -> None:
     for argv_ in cases.values():  # warm the file cache and the byte-code caches
         timed(argv_)
     times: dict[str, list[float]] = {name: [] for name in cases}
+    cpus: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.rounds):
         for name, argv_ in cases.items():
-            times[name].append(timed(argv_))
-    print(f"whole-process wall time, {args.rounds} interleaved rounds (median / best)")
+            wall, cpu = timed(argv_)
+            times[name].append(wall)
+            cpus[name].append(cpu)
+    print(f"whole process, {args.rounds} interleaved rounds: wall median / best, CPU (user+sys) median")
     for name, ts in times.items():
-        print(f"  {name:<40} {statistics.median(ts) * 1000:7.1f} ms / {min(ts) * 1000:7.1f} ms")
+        print(f"  {name:<44} {statistics.median(ts) * 1000:7.1f} ms / {min(ts) * 1000:7.1f} ms   "
+              f"CPU {statistics.median(cpus[name]) * 1000:7.1f} ms")
     if not isinstance(anchor, str):
-        a = statistics.median(times["anchor: node + bcdice-js 2D6"])
-        r = statistics.median(times["ikusa roll 2D6"])
-        print(f"  ikusa roll 2D6 / anchor = {r / a:.2f} (target ≤ 1)")
+        key = "anchor: node + bcdice-js 2D6"
+        for what, table in (("wall", times), ("CPU", cpus)):
+            a, r = statistics.median(table[key]), statistics.median(table["ikusa roll 2D6"])
+            print(f"  ikusa roll 2D6 / anchor, {what}: {r / a:.2f} (target ≤ 1)")
 
 
 if __name__ == "__main__":
