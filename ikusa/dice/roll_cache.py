@@ -177,14 +177,17 @@ class RollCache:
             self._evict(key)
 
     def _evict(self, keep: tuple[str | None, str]) -> None:
-        """Drop the oldest commands until a quarter of the room is free again."""
+        """Drop the oldest commands until a quarter of the room is free again.  (Threads of
+        one server may race here: the counts are then approximate, never the results.)"""
         target = MAX_LEAVES * 3 // 4
         for old in list(self._entries):
             if self._leaves <= target:
                 break
             if old == keep:
                 continue
-            self._leaves -= self._entries.pop(old).leaves
+            dropped = self._entries.pop(old, None)
+            if dropped is not None:
+                self._leaves -= dropped.leaves
 
 
 def stats(cache: RollCache) -> dict[str, Any]:

@@ -159,3 +159,16 @@ def test_parsing_happens_once_per_command(monkeypatch: pytest.MonkeyPatch) -> No
         r = ikusa.roll("1D6>=4", dice=[v])
         assert r is not None and r.success == (v >= 4)
     assert len(calls) == 6
+
+
+def test_threads_sharing_the_cache_get_the_evaluators_results() -> None:
+    """One server process, several tables rolling at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def table(seed: int) -> bool:
+        mine, ref = RandomSource(seed), RandomSource(seed)
+        return all(_shape(ikusa.roll(c, s, dice=mine)) == _shape(_direct(s, c, ref))
+                   for _ in range(40) for s, c in COMMANDS[:6])
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(table, range(8)))
