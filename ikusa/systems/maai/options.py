@@ -65,11 +65,13 @@ class CheckOptions(_Group):
             "容易": 5, "簡単": 7, "平易": 9, "標準": 11, "困難": 13, "至難": 15, "極難": 17, "超人的": 19,
         },
         description="S-G01: 目標値基準表 (labels invented, numbers from 000:L28; standard 11); for GM-set TNs "
-        "(dice bot), the combat flow sets no free TN.",
+        "(reference; fixed: the flow sets no free TN, other values are refused).",
     )
-    standard_tn: int = Field(11, description="S-R05/S-G01: the standard TN (GM-set TNs; not used by the flow).")
+    standard_tn: int = Field(
+        11, description="S-R05/S-G01: the standard TN (reference; fixed: other values are refused).")
     warn_even_tn: bool = Field(
-        True, description="S-G01: warn (but allow) when a GM sets an even TN (GM-set TNs; not used by the flow)."
+        True, description="S-G01: warn (but allow) when a GM sets an even TN (the dice bot always notes it; "
+        "fixed: False is refused)."
     )
 
 
@@ -83,7 +85,7 @@ class FateOptions(_Group):
     )
     d100_tables: bool = Field(
         False,
-        description="S-G27: fate applies to 2d10 checks only, not d100 tables (True: not yet applied by the engine).",
+        description="S-G27: fate applies to 2d10 checks only, not d100 tables (fixed: True is refused).",
     )
 
 
@@ -135,12 +137,12 @@ class DefenseOptions(_Group):
     )
     armor_bonus: dict[str, int] = Field(
         default_factory=lambda: {"なし": 0, "軽甲": 2, "重甲": 4, "重装甲": 6},
-        description="S-G04: flat armour additions for every grade (reference only: not yet applied by the engine, "
-        "which takes each armour's bonus from the catalog).",
+        description="S-G04: flat armour additions for every grade (reference only, fixed: each armour's "
+        "bonus comes from the catalog; other values are refused).",
     )
     shield_bonus: int = Field(
-        1, description="S-G04/S-R44: shield +1 (counts as armour; reference only: not yet applied by the engine, "
-        "the catalog's shield bonus is used)."
+        1, description="S-G04/S-R44: shield +1 (counts as armour; reference only, fixed: the catalog's "
+        "shield bonus is used; other values are refused)."
     )
     armor_vigor_penalty: dict[str, int] = Field(
         default_factory=lambda: {"なし": 0, "軽甲": 0, "重甲": 1, "重装甲": 2},
@@ -163,8 +165,8 @@ class DefenseOptions(_Group):
     global_floor: int = Field(2, description="S-G42/S-R48: final 防備 never below this.")
     pierce_affects_natural_armor: bool = Field(True, description="S-G44: [貫通] applies to 自然甲冑.")
     max_per_attack: int = Field(
-        1, description="S-G35: defensive techniques applicable to one incoming attack (the flow offers one; "
-        "values other than 1 are not yet applied by the engine)."
+        1, description="S-G35: defensive techniques applicable to one incoming attack (fixed: the flow offers "
+        "one; other values are refused)."
     )
 
 
@@ -173,12 +175,12 @@ class SpiritOptions(_Group):
     novice_penalty: int = Field(2, description="S-G05: 入門/習得 退魔 raises the [霊体] TN by this.")
     immune_from_tier: str = Field("免許", description="S-G05: 退魔 tier from which [霊体] attacks fail.")
     noncorporeal_without_novice: Literal["auto_miss", "defense_bonus:+4"] = Field(
-        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (not yet "
-        "applied by the engine: units have no 非実体 flag)."
+        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (fixed: "
+        "units have no 非実体 flag yet; other values are refused)."
     )
     ignores_defense_debuffs: bool = Field(
-        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (False: not yet applied by the "
-        "engine, the [霊体] TN always ignores them)."
+        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (fixed: the [霊体] TN "
+        "never reads 防備; False is refused)."
     )
 
 
@@ -188,8 +190,8 @@ class EquipmentOptions(_Group):
         description="S-G06: equipment grade ladder, lowest first; names on one rung are equal.",
     )
     natural_armor_grade: str = Field(
-        "一般", description="S-G06: grade of 自然甲冑 unless stated (not yet applied by the engine: the catalog's "
-        "armour grade is used)."
+        "一般", description="S-G06: grade of 自然甲冑 unless stated (fixed: the catalog's "
+        "armour grade is used; other values are refused)."
     )
 
 
@@ -289,7 +291,7 @@ class VigorOptions(_Group):
         "reaction cost more, 活力 going below 0 (the unit acts no more this 間合)."
     )
     reactions_count_toward_breath: bool = Field(
-        False, description="S-G33: reactions are outside breaths (True: not yet applied by the engine)."
+        False, description="S-G33: reactions are outside breaths (fixed: True is refused)."
     )
 
 
@@ -316,8 +318,8 @@ class FatigueOptions(_Group):
     )
     short_weapons: tuple[str, ...] = Field(
         ("短刀", "タント", "懐剣", "マキリ", "体術", "素手", "小太刀", "忍者刀"),
-        description="S-R67: short weapons (棒・金剛杵 are not); reference list: not yet applied by the engine, "
-        "which reads each weapon's catalog `short` flag.",
+        description="S-R67: short weapons (棒・金剛杵 are not); reference list, fixed: the engine "
+        "reads each weapon's catalog `short` flag; other values are refused.",
     )
 
 
@@ -361,7 +363,7 @@ class StanceOptions(_Group):
         0, ge=0, description="S-R58: stance release is free (0 活力); another value makes it a paid maneuver."
     )
     max_maintained: int = Field(
-        1, description="S-R58: one [構え] at a time (other values: not yet applied by the engine)."
+        1, description="S-R58: one [構え] at a time (fixed: other values are refused)."
     )
     guard_counter_protects: Literal["self", "zone_allies"] = Field(
         "zone_allies",
@@ -379,8 +381,8 @@ class SurpriseOptions(_Group):
 
 class FearOptions(_Group):
     tn: int = Field(
-        11, description="S-G18: fear resistance TN (not yet applied by the engine: nothing in the texts or "
-        "ANALYSIS says what triggers a fear check)."
+        11, description="S-G18: fear resistance TN (fixed until fear checks are triggered: nothing in "
+        "the texts says what triggers one; other values are refused)."
     )
 
 
@@ -389,7 +391,7 @@ class StatusOptions(_Group):
         "lose_1_per_round", description="S-G19: 出血 loses 1 戦力 each 間合 until bound (1 活力)."
     )
     serious_wound_flag_only: bool = Field(
-        True, description="S-G19: 重傷 is only flagged (False: not yet applied by the engine)."
+        True, description="S-G19: 重傷 is only flagged (fixed: False is refused)."
     )
 
 
@@ -440,8 +442,8 @@ class DefenselessOptions(_Group):
 
 class DebuffOptions(_Group):
     per_round_cumulative: bool = Field(
-        False, description="S-G43: '毎間合 防備 −1' is constant (not yet applied by the engine: no such debuff "
-        "in the flow)."
+        False, description="S-G43: '毎間合 防備 −1' is constant (fixed: no such debuff in the flow yet; "
+        "True is refused)."
     )
 
 
@@ -453,16 +455,19 @@ class DeathOptions(_Group):
     tn: int = Field(11, description="S-R62: survival 2d10 + max(體, 運) ≥ 11.")
     roll_for: tuple[str, ...] = Field(("PC", "主", "将", "boss"), description="S-G25: who rolls survival.")
     npc_death: Literal["auto", "gm"] = Field(
-        "auto", description="S-G25/S-G57: other NPCs at 0 (gm: not yet applied by the engine)."
+        "auto", description="S-G25/S-G57: other NPCs at 0 are out (fixed: 'gm' is refused)."
     )
-    fate_uses_reset: Literal["after_survival"] = Field("after_survival", description="S-G25.")
+    fate_uses_reset: Literal["after_survival"] = Field("after_survival", description="S-G25: fate uses reset after "
+                                                       "the survival roll (the only value).")
 
 
 class ProgressionOptions(_Group):
     ability_step: int = Field(
-        1, description="S-G22: +1 to one ability per even 段 (character growth: not applied in combat)."
+        1, description="S-G22: +1 to one ability per even 段 (character growth, not combat; fixed: other values "
+        "are refused)."
     )
-    pc_ability_cap: int = Field(3, description="S-R03/S-G22: PC ability cap (not applied in combat).")
+    pc_ability_cap: int = Field(
+        3, description="S-R03/S-G22: PC ability cap (growth, not combat; fixed: other values are refused).")
 
 
 class MaaiOptions(BaseModel):
@@ -527,6 +532,10 @@ def options_from_dict(data: Mapping[str, Any] | None, source: str = "<options>")
     if not data:
         return DEFAULT_OPTIONS
     try:
-        return MaaiOptions.model_validate(dict(data))
+        parsed = MaaiOptions.model_validate(dict(data))
     except ValidationError as exc:
         raise validation_error(exc, source) from None
+    from ikusa.systems.maai.unapplied import refuse_unapplied
+
+    refuse_unapplied(data, parsed, DEFAULT_OPTIONS, source)  # #13: no option accepted and then ignored
+    return parsed
