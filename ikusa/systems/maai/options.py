@@ -36,6 +36,20 @@ TABLE_OUTCOMES = ("weapon_drop", "stance_collapse", "stance_collapse_slip", "sli
                   "weapon_broken", "narrative", "none")
 
 
+#: ability names an option may give (moves.ABILITY_KEYS): 六能力 in Japanese or romaji
+ABILITY_NAMES = ("勇", "技", "體", "体", "智", "美", "運", "yu", "gi", "tai", "chi", "bi", "un")
+#: 退魔 tiers (defence.TAIMA_TIERS)
+TAIMA_TIER_NAMES = ("入門", "習得", "免許", "名人", "聖人")
+
+
+def _one_of(value: str, allowed: tuple[str, ...], what: str) -> str:
+    """An option naming an ability or a tier must name one the engine knows (#13: '勇x' was
+    accepted and then ignored, an unknown 退魔 tier crashed mid-battle)."""
+    if value not in allowed:
+        raise ValueError(f"unknown {what} {value!r}; one of {', '.join(allowed)}")
+    return value
+
+
 def _covers(table: dict[str, int], keys: tuple[str, ...], what: str) -> dict[str, int]:
     """A keyed option table (by grade, armour weight) must name every key the engine looks up."""
     missing = [k for k in keys if k not in table]
@@ -174,6 +188,11 @@ class SpiritOptions(_Group):
     base_tn: int = Field(9, description="S-G05: [霊体] TN for a defender without 退魔 (+ 霊体防備).")
     novice_penalty: int = Field(2, description="S-G05: 入門/習得 退魔 raises the [霊体] TN by this.")
     immune_from_tier: str = Field("免許", description="S-G05: 退魔 tier from which [霊体] attacks fail.")
+
+    @field_validator("immune_from_tier")
+    @classmethod
+    def _tier(cls, v: str) -> str:
+        return _one_of(v, TAIMA_TIER_NAMES, "退魔 tier")
     noncorporeal_without_novice: Literal["auto_miss", "defense_bonus:+4"] = Field(
         "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (fixed: "
         "units have no 非実体 flag yet; other values are refused)."
@@ -327,6 +346,11 @@ class ShinpuOptions(_Group):
     enter_cost: int = Field(1, ge=0, description="S-G12: 踏み込み costs 1 活力 (replaces the catalog cost).")
     exit_cost: int = Field(1, ge=0, description="S-G12: 離脱 costs 1 活力 (replaces the catalog cost).")
     exit_ability: str = Field("技", description="S-G12: 離脱 check ability.")
+
+    @field_validator("exit_ability")
+    @classmethod
+    def _ability(cls, v: str) -> str:
+        return _one_of(v, ABILITY_NAMES, "ability")
     exit_tn: int = Field(11, description="S-G12: 離脱 check TN.")
     short_weapon_cost_delta: int = Field(-1, description="S-R32: short weapons −1 in 心府 (floored).")
     long_weapon_cost_delta: int = Field(1, description="S-R32/S-G12: long weapons +1 in 心府.")
@@ -397,6 +421,11 @@ class StatusOptions(_Group):
 
 class RangedOptions(_Group):
     default_ability: str = Field("勇", description="S-G20: ranged attack ability.")
+
+    @field_validator("default_ability")
+    @classmethod
+    def _ability(cls, v: str) -> str:
+        return _one_of(v, ABILITY_NAMES, "ability")
     gun_reload: Literal["lull_only", "maneuver"] = Field(
         "lull_only",
         description="S-G20: 鉄砲 reload only as a 整備 in 小康 (a fired gun cannot fire again until reloaded); "
