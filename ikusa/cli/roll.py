@@ -33,6 +33,7 @@ from ikusa.cli.common import err_console, fail, user_errors, write_json_line
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource, RandomSource, ScriptedSource, parse_dice_list
 from ikusa.engine.errors import DiceError, IkusaError, InputError
+from ikusa.engine.int_limit import is_int_limit_error, too_long_integer
 
 #: the --json shape of a text that is not a command
 EMPTY: dict[str, Any] = RollResult("").to_json()
@@ -141,6 +142,10 @@ def batch_line(line: str, default_system: str | None, rng: DiceSource) -> dict[s
         raise InputError(f"not JSON: {exc.msg}", field="line") from None
     except RecursionError:
         raise InputError("not a batch line: nested too deeply", field="line") from None
+    except ValueError as exc:  # an integer longer than Python converts (#13): this line only
+        if not is_int_limit_error(exc):
+            raise
+        raise too_long_integer(line, "json", "") from None
     if not isinstance(obj, dict):
         raise InputError("each line must be a JSON object {system, command, dice}")
     unknown = set(obj) - {"system", "command", "dice"}

@@ -17,6 +17,8 @@ from rich.markup import escape
 from ikusa.cli.common import console, fail, user_errors
 from ikusa.engine.errors import InputError
 from ikusa.systems.registry import SYSTEMS, canonical_id
+from ikusa.systems.rule_index import lookup
+from ikusa.systems.rule_index import topics as rule_topics
 
 
 def register(app: typer.Typer) -> None:
@@ -44,8 +46,27 @@ def rules_cmd(
         mod = provider(system)
         if mod is None:
             fail(f"rules topics for {system!r} are not yet available", code=1)
+        sid = canonical_id(system) or system
         if topic is None:
             console.print(escape(f"{system} topics: " + ", ".join(mod.topics())), soft_wrap=True)
+            console.print(escape(f"{system} rule ids and concepts: " + ", ".join(rule_topics(sid))), soft_wrap=True)
             return
-        for line in mod.describe(topic):
+        for line in topic_lines(mod, sid, topic):
             console.print(escape(line), soft_wrap=True)
+
+
+def topic_lines(mod: ModuleType, sid: str, topic: str) -> list[str]:
+    """The system's own lines for ``topic`` and, for an ANALYSIS id or a core concept, the rule
+    text with the options citing it first (#13: `rules maai S-R29` prints the rule)."""
+    rule = lookup(sid, topic)
+    try:
+        own: list[str] = mod.describe(topic)
+    except InputError:
+        if rule is None:
+            raise
+        return rule
+    if rule is None:
+        return own
+    if any("options matching" in line for line in own[:1]):
+        return rule  # the system only listed the options citing it: the rule lines show them too
+    return [*rule, "", *own]

@@ -20,6 +20,7 @@ import yaml
 from pydantic import ValidationError
 
 from ikusa.engine.errors import InputError
+from ikusa.engine.int_limit import is_int_limit_error, too_long_integer
 
 
 @dataclass(slots=True)
@@ -58,13 +59,22 @@ def read_document(path: str | Path) -> dict[str, Any]:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(f"malformed YAML: {where}{problem}", source=src) from None
+        if isinstance(exc, yaml.reader.ReaderError):  # NUL and other control characters (#13)
+            line = text.count("\n", 0, exc.position) + 1
+            where = f"line {line}, column {exc.position - text.rfind(chr(10), 0, exc.position)}: "
+            problem = f"character #x{exc.character if isinstance(exc.character, int) else 0:04x} is not allowed"
+        raise InputError(f"malformed YAML: {where}{' '.join(problem.split())}", source=src) from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"malformed TOML: {exc}", source=src) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"malformed JSON: {exc}", source=src) from None
     except RecursionError:
         raise InputError("nested too deeply to be an encounter or a log", source=src) from None
+    except ValueError as exc:  # an integer longer than Python converts (#13)
+        if not is_int_limit_error(exc):
+            raise
+        kind = "toml" if suffix == ".toml" else "json" if suffix == ".json" else "yaml"
+        raise too_long_integer(text, kind, src) from None
     if not isinstance(data, dict):
         raise InputError("the top level must be a mapping (key: value)", source=src)
     return data

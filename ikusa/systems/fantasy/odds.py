@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -21,6 +21,9 @@ from ikusa.engine.errors import InputError
 from ikusa.systems.command_syntax import eval_int, split_command
 from ikusa.systems.fantasy.check import DEFAULT_OPTIONS, CheckOptions, CheckResult, check_result
 from ikusa.systems.fantasy.commands import CHECK_RE
+
+if TYPE_CHECKING:
+    from ikusa.systems.fantasy.opposed import OpposedOdds
 
 
 def result_odds(modifier: int, target: int, options: CheckOptions = DEFAULT_OPTIONS) -> dict[CheckResult, Fraction]:
@@ -101,7 +104,7 @@ class FantasyOdds:
         return self.render()
 
 
-def odds_command(command: str, fate: int = 0) -> FantasyOdds:
+def odds_command(command: str, fate: int = 0) -> FantasyOdds | OpposedOdds:
     """Exact odds of ``2D6[+mod]>=TN``."""
     if fate:
         raise InputError("fate intervention is a maai rule (S-R14); the fantasy host has none", field="fate")
@@ -109,8 +112,13 @@ def odds_command(command: str, fate: int = 0) -> FantasyOdds:
     if word.startswith("S") and CHECK_RE.match(word[1:]):
         word = word[1:]
     m = CHECK_RE.match(word)
+    if m is None and "2D6" in word.partition(">")[2]:  # an opposed check, 2D6+5>=2D6+3 (#13)
+        from ikusa.systems.fantasy.opposed import opposed_odds
+
+        return opposed_odds(command)
     if m is None:
-        raise InputError(f"not a fantasy check: {command!r}; expected 2D6[+mod]>=TN", field="command")
+        raise InputError(f"not a fantasy check: {command!r}; expected 2D6[+mod]>=TN or 2D6[+a]>=2D6[+b]",
+                         field="command")
     modifier = eval_int(m.group("mod"))
     target = eval_int(m.group("tn"))
     return FantasyOdds(word, modifier, target, tuple(result_odds(modifier, target).items()))

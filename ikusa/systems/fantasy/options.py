@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 
 class FantasyOptions(BaseModel):
@@ -64,10 +64,27 @@ class FantasyOptions(BaseModel):
     actions_per_turn: int = Field(2, ge=1, le=6, description="F-H07 (invented): actions per turn.")
     cost_move: int = Field(1, ge=0, description="F-G13 (invented host data): 移動 (change row) needs 1 action.")
     cost_line_of_fire: int = Field(
-        1, ge=0, description="F-G13 (invented host data): 射線の確保 needs 1 action (cost only; no LOS action).")
+        1, ge=0, description="F-G13 (invented host data): 射線の確保 needs 1 action (cost only, fixed: no "
+        "such action yet; "
+        "other values are refused).")
     cost_cover: int = Field(1, ge=0, description="F-G13 (invented host data): 遮蔽を取る needs 1 action.")
     cost_run: int = Field(
-        2, ge=0, description="F-G13 (invented host data): 全力移動 needs 2 actions (cost only; no run action).")
+        2, ge=0, description="F-G13 (invented host data): 全力移動 needs 2 actions (cost only, fixed: no "
+        "such action yet; "
+        "other values are refused).")
+
+    @field_validator("cost_line_of_fire", "cost_run")
+    @classmethod
+    def _no_action_yet(cls, v: int, info: ValidationInfo) -> int:
+        """#13: 射線の確保 and 全力移動 are no actions of the rows/fronts model yet, so their cost
+        changes nothing (`ikusa rules fantasy 水場` shows it ×2): only the default is accepted."""
+        name = info.field_name or ""
+        default = {"cost_line_of_fire": 1, "cost_run": 2}[name]
+        if v != default:
+            raise ValueError(f"F-G13: {'射線の確保' if name == 'cost_line_of_fire' else '全力移動'} is no action "
+                             f"of the engine yet, so its cost applies to nothing; only the default {default} "
+                             "is accepted")
+        return v
     cost_attack: int = Field(2, ge=1, description="F-H05 (invented): an attack or ≪足払い≫ uses 2 actions.")
     cost_cast: int = Field(2, ge=1, description="F-H06 (invented): casting a spell uses 2 actions.")
     cost_wake: int = Field(1, ge=0, description="F-G07 (invented): waking an adjacent sleeper uses 1 action.")

@@ -36,6 +36,20 @@ TABLE_OUTCOMES = ("weapon_drop", "stance_collapse", "stance_collapse_slip", "sli
                   "weapon_broken", "narrative", "none")
 
 
+#: ability names an option may give (moves.ABILITY_KEYS): 六能力 in Japanese or romaji
+ABILITY_NAMES = ("勇", "技", "體", "体", "智", "美", "運", "yu", "gi", "tai", "chi", "bi", "un")
+#: 退魔 tiers (defence.TAIMA_TIERS)
+TAIMA_TIER_NAMES = ("入門", "習得", "免許", "名人", "聖人")
+
+
+def _one_of(value: str, allowed: tuple[str, ...], what: str) -> str:
+    """An option naming an ability or a tier must name one the engine knows (#13: '勇x' was
+    accepted and then ignored, an unknown 退魔 tier crashed mid-battle)."""
+    if value not in allowed:
+        raise ValueError(f"unknown {what} {value!r}; one of {', '.join(allowed)}")
+    return value
+
+
 def _covers(table: dict[str, int], keys: tuple[str, ...], what: str) -> dict[str, int]:
     """A keyed option table (by grade, armour weight) must name every key the engine looks up."""
     missing = [k for k in keys if k not in table]
@@ -65,11 +79,13 @@ class CheckOptions(_Group):
             "容易": 5, "簡単": 7, "平易": 9, "標準": 11, "困難": 13, "至難": 15, "極難": 17, "超人的": 19,
         },
         description="S-G01: 目標値基準表 (labels invented, numbers from 000:L28; standard 11); for GM-set TNs "
-        "(dice bot), the combat flow sets no free TN.",
+        "(reference; fixed: the flow sets no free TN, other values are refused).",
     )
-    standard_tn: int = Field(11, description="S-R05/S-G01: the standard TN (GM-set TNs; not used by the flow).")
+    standard_tn: int = Field(
+        11, description="S-R05/S-G01: the standard TN (reference; fixed: other values are refused).")
     warn_even_tn: bool = Field(
-        True, description="S-G01: warn (but allow) when a GM sets an even TN (GM-set TNs; not used by the flow)."
+        True, description="S-G01: warn (but allow) when a GM sets an even TN (the dice bot always notes it; "
+        "fixed: False is refused)."
     )
 
 
@@ -83,7 +99,7 @@ class FateOptions(_Group):
     )
     d100_tables: bool = Field(
         False,
-        description="S-G27: fate applies to 2d10 checks only, not d100 tables (True: not yet applied by the engine).",
+        description="S-G27: fate applies to 2d10 checks only, not d100 tables (fixed: True is refused).",
     )
 
 
@@ -135,12 +151,12 @@ class DefenseOptions(_Group):
     )
     armor_bonus: dict[str, int] = Field(
         default_factory=lambda: {"なし": 0, "軽甲": 2, "重甲": 4, "重装甲": 6},
-        description="S-G04: flat armour additions for every grade (reference only: not yet applied by the engine, "
-        "which takes each armour's bonus from the catalog).",
+        description="S-G04: flat armour additions for every grade (reference only, fixed: each armour's "
+        "bonus comes from the catalog; other values are refused).",
     )
     shield_bonus: int = Field(
-        1, description="S-G04/S-R44: shield +1 (counts as armour; reference only: not yet applied by the engine, "
-        "the catalog's shield bonus is used)."
+        1, description="S-G04/S-R44: shield +1 (counts as armour; reference only, fixed: the catalog's "
+        "shield bonus is used; other values are refused)."
     )
     armor_vigor_penalty: dict[str, int] = Field(
         default_factory=lambda: {"なし": 0, "軽甲": 0, "重甲": 1, "重装甲": 2},
@@ -163,8 +179,8 @@ class DefenseOptions(_Group):
     global_floor: int = Field(2, description="S-G42/S-R48: final 防備 never below this.")
     pierce_affects_natural_armor: bool = Field(True, description="S-G44: [貫通] applies to 自然甲冑.")
     max_per_attack: int = Field(
-        1, description="S-G35: defensive techniques applicable to one incoming attack (the flow offers one; "
-        "values other than 1 are not yet applied by the engine)."
+        1, description="S-G35: defensive techniques applicable to one incoming attack (fixed: the flow offers "
+        "one; other values are refused)."
     )
 
 
@@ -172,13 +188,18 @@ class SpiritOptions(_Group):
     base_tn: int = Field(9, description="S-G05: [霊体] TN for a defender without 退魔 (+ 霊体防備).")
     novice_penalty: int = Field(2, description="S-G05: 入門/習得 退魔 raises the [霊体] TN by this.")
     immune_from_tier: str = Field("免許", description="S-G05: 退魔 tier from which [霊体] attacks fail.")
+
+    @field_validator("immune_from_tier")
+    @classmethod
+    def _tier(cls, v: str) -> str:
+        return _one_of(v, TAIMA_TIER_NAMES, "退魔 tier")
     noncorporeal_without_novice: Literal["auto_miss", "defense_bonus:+4"] = Field(
-        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (not yet "
-        "applied by the engine: units have no 非実体 flag)."
+        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (fixed: "
+        "units have no 非実体 flag yet; other values are refused)."
     )
     ignores_defense_debuffs: bool = Field(
-        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (False: not yet applied by the "
-        "engine, the [霊体] TN always ignores them)."
+        True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (fixed: the [霊体] TN "
+        "never reads 防備; False is refused)."
     )
 
 
@@ -188,8 +209,8 @@ class EquipmentOptions(_Group):
         description="S-G06: equipment grade ladder, lowest first; names on one rung are equal.",
     )
     natural_armor_grade: str = Field(
-        "一般", description="S-G06: grade of 自然甲冑 unless stated (not yet applied by the engine: the catalog's "
-        "armour grade is used)."
+        "一般", description="S-G06: grade of 自然甲冑 unless stated (fixed: the catalog's "
+        "armour grade is used; other values are refused)."
     )
 
 
@@ -289,7 +310,7 @@ class VigorOptions(_Group):
         "reaction cost more, 活力 going below 0 (the unit acts no more this 間合)."
     )
     reactions_count_toward_breath: bool = Field(
-        False, description="S-G33: reactions are outside breaths (True: not yet applied by the engine)."
+        False, description="S-G33: reactions are outside breaths (fixed: True is refused)."
     )
 
 
@@ -316,8 +337,8 @@ class FatigueOptions(_Group):
     )
     short_weapons: tuple[str, ...] = Field(
         ("短刀", "タント", "懐剣", "マキリ", "体術", "素手", "小太刀", "忍者刀"),
-        description="S-R67: short weapons (棒・金剛杵 are not); reference list: not yet applied by the engine, "
-        "which reads each weapon's catalog `short` flag.",
+        description="S-R67: short weapons (棒・金剛杵 are not); reference list, fixed: the engine "
+        "reads each weapon's catalog `short` flag; other values are refused.",
     )
 
 
@@ -325,6 +346,11 @@ class ShinpuOptions(_Group):
     enter_cost: int = Field(1, ge=0, description="S-G12: 踏み込み costs 1 活力 (replaces the catalog cost).")
     exit_cost: int = Field(1, ge=0, description="S-G12: 離脱 costs 1 活力 (replaces the catalog cost).")
     exit_ability: str = Field("技", description="S-G12: 離脱 check ability.")
+
+    @field_validator("exit_ability")
+    @classmethod
+    def _ability(cls, v: str) -> str:
+        return _one_of(v, ABILITY_NAMES, "ability")
     exit_tn: int = Field(11, description="S-G12: 離脱 check TN.")
     short_weapon_cost_delta: int = Field(-1, description="S-R32: short weapons −1 in 心府 (floored).")
     long_weapon_cost_delta: int = Field(1, description="S-R32/S-G12: long weapons +1 in 心府.")
@@ -361,7 +387,7 @@ class StanceOptions(_Group):
         0, ge=0, description="S-R58: stance release is free (0 活力); another value makes it a paid maneuver."
     )
     max_maintained: int = Field(
-        1, description="S-R58: one [構え] at a time (other values: not yet applied by the engine)."
+        1, description="S-R58: one [構え] at a time (fixed: other values are refused)."
     )
     guard_counter_protects: Literal["self", "zone_allies"] = Field(
         "zone_allies",
@@ -379,8 +405,8 @@ class SurpriseOptions(_Group):
 
 class FearOptions(_Group):
     tn: int = Field(
-        11, description="S-G18: fear resistance TN (not yet applied by the engine: nothing in the texts or "
-        "ANALYSIS says what triggers a fear check)."
+        11, description="S-G18: fear resistance TN (fixed until fear checks are triggered: nothing in "
+        "the texts says what triggers one; other values are refused)."
     )
 
 
@@ -389,12 +415,17 @@ class StatusOptions(_Group):
         "lose_1_per_round", description="S-G19: 出血 loses 1 戦力 each 間合 until bound (1 活力)."
     )
     serious_wound_flag_only: bool = Field(
-        True, description="S-G19: 重傷 is only flagged (False: not yet applied by the engine)."
+        True, description="S-G19: 重傷 is only flagged (fixed: False is refused)."
     )
 
 
 class RangedOptions(_Group):
     default_ability: str = Field("勇", description="S-G20: ranged attack ability.")
+
+    @field_validator("default_ability")
+    @classmethod
+    def _ability(cls, v: str) -> str:
+        return _one_of(v, ABILITY_NAMES, "ability")
     gun_reload: Literal["lull_only", "maneuver"] = Field(
         "lull_only",
         description="S-G20: 鉄砲 reload only as a 整備 in 小康 (a fired gun cannot fire again until reloaded); "
@@ -440,8 +471,8 @@ class DefenselessOptions(_Group):
 
 class DebuffOptions(_Group):
     per_round_cumulative: bool = Field(
-        False, description="S-G43: '毎間合 防備 −1' is constant (not yet applied by the engine: no such debuff "
-        "in the flow)."
+        False, description="S-G43: '毎間合 防備 −1' is constant (fixed: no such debuff in the flow yet; "
+        "True is refused)."
     )
 
 
@@ -453,16 +484,19 @@ class DeathOptions(_Group):
     tn: int = Field(11, description="S-R62: survival 2d10 + max(體, 運) ≥ 11.")
     roll_for: tuple[str, ...] = Field(("PC", "主", "将", "boss"), description="S-G25: who rolls survival.")
     npc_death: Literal["auto", "gm"] = Field(
-        "auto", description="S-G25/S-G57: other NPCs at 0 (gm: not yet applied by the engine)."
+        "auto", description="S-G25/S-G57: other NPCs at 0 are out (fixed: 'gm' is refused)."
     )
-    fate_uses_reset: Literal["after_survival"] = Field("after_survival", description="S-G25.")
+    fate_uses_reset: Literal["after_survival"] = Field("after_survival", description="S-G25: fate uses reset after "
+                                                       "the survival roll (the only value).")
 
 
 class ProgressionOptions(_Group):
     ability_step: int = Field(
-        1, description="S-G22: +1 to one ability per even 段 (character growth: not applied in combat)."
+        1, description="S-G22: +1 to one ability per even 段 (character growth, not combat; fixed: other values "
+        "are refused)."
     )
-    pc_ability_cap: int = Field(3, description="S-R03/S-G22: PC ability cap (not applied in combat).")
+    pc_ability_cap: int = Field(
+        3, description="S-R03/S-G22: PC ability cap (growth, not combat; fixed: other values are refused).")
 
 
 class MaaiOptions(BaseModel):
@@ -527,6 +561,10 @@ def options_from_dict(data: Mapping[str, Any] | None, source: str = "<options>")
     if not data:
         return DEFAULT_OPTIONS
     try:
-        return MaaiOptions.model_validate(dict(data))
+        parsed = MaaiOptions.model_validate(dict(data))
     except ValidationError as exc:
         raise validation_error(exc, source) from None
+    from ikusa.systems.maai.unapplied import refuse_unapplied
+
+    refuse_unapplied(data, parsed, DEFAULT_OPTIONS, source)  # #13: no option accepted and then ignored
+    return parsed

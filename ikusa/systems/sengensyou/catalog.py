@@ -64,6 +64,9 @@ class SpellCard(_Model):
     stat: Stat = "知性"
     targets: Literal["one", "all"] = "one"
     hit_bonus: int = 10  # consume-card attack: fixed 達成値 = stat + ability Lv + this (host data)
+    #: G-R24: the card's ability range in metres (host data; 0 = not stated).  Beyond the 30 m
+    #: effective range, attacks on a side holding an unused card of longer range are evaded.
+    range_m: int = Field(0, ge=0)
 
 
 class Spell(_Model):

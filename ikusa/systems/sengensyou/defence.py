@@ -24,7 +24,7 @@ KIND_JA = {"shot": "ショット", "homing": "ホーミング", "melee": "近接
 @dataclass(slots=True)
 class DefenceResult:
     target: Fighter
-    outcome: str  # hit | evaded | guarded | guard_failed | nullified
+    outcome: str  # hit | evaded | guarded | guard_failed | nullified | auto_evaded (G-R24)
     dice: int = 0
     reduction: int = 0
 
@@ -141,6 +141,12 @@ def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, tota
 
 def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -> Flow_DR:
     """G-R05: the defender sees ``total`` and declares at most one defence."""
+    card = gm.range_guard(st, a, t)
+    if card is not None:  # G-R24: out of range of a side whose spell card reaches further
+        st.emit("range_evaded", "G-R24", f"{t.name}: {card.name} の射程 {card.range_m}m > "
+                f"{gm.EFFECTIVE_RANGE_M}m → {a.name}の30m外からの{KIND_JA[kind]}は自動回避 (グレイズ無し)",
+                who=t.id, attacker=a.id, card=card.id, serial=st.attack_serial)
+        return DefenceResult(t, "auto_evaded")
     declined: set[str] = set()
     while True:
         opts = defence_options(st, a, t, kind, total, declined)

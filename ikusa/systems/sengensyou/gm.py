@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ikusa.systems.sengensyou.catalog import SpellCard
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import SengensyouState
 
@@ -76,6 +77,27 @@ def surprise(st: SengensyouState, a: Fighter, t: Fighter) -> SurpriseEffect:
     if t.spec.vigilant and perception(t) - st.opt.surprise_outside_penalty >= stealth(a):
         return SurpriseEffect(dice_cap=st.opt.surprise_max_dice)
     return SurpriseEffect(no_evasion=True)
+
+
+#: G-R24 / G-G29: the effective range of every attack unless its data says otherwise
+EFFECTIVE_RANGE_M = 30
+
+
+def range_guard(st: SengensyouState, a: Fighter, t: Fighter) -> SpellCard | None:
+    """G-R24 (003:L204): when our side's spell-card ability range exceeds 30 m, attacks from
+    outside the normal effective range are treated as evaded: the unused card of ``t``'s side
+    (``t`` first) with ``range_m`` > 30 that does it, when ``a`` attacks from beyond 30 m."""
+    if _ambush(st, a) not in ("outside", "far"):
+        return None
+    from ikusa.systems.sengensyou.catalog import catalog
+
+    cards = catalog().spellcards
+    for g in [t, *st.allies(t)]:
+        for cid in g.spec.spell_cards:
+            c = cards[cid]
+            if cid not in g.sc_used and c.range_m > EFFECTIVE_RANGE_M:
+                return c
+    return None
 
 
 def attacker_dice_cap(st: SengensyouState, a: Fighter) -> int | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Decision
 from ikusa.systems.sengensyou.bullets import homing_target_cap
+from ikusa.systems.sengensyou.refusals import OVER, by_decision, key_kinds, within_decision
 from ikusa.systems.sengensyou.state import SengensyouState
 
 S_DP = "003 判定とDP"
@@ -23,16 +24,19 @@ def explain(st: SengensyouState, action: str) -> RuleViolation:
     """Name the rule ``action`` breaks in the current decision (never raises)."""
     d = st.pending()
     if d is None:
-        return RuleViolation("ENGINE", "", "the battle is over; no decision is pending")
+        return RuleViolation(*OVER)
+    owner = key_kinds(action)
+    if owner and d.kind not in owner and action.split(":")[0] not in ("evade", "guard", "none", "cover"):
+        return by_decision(d, action)  # a key of another decision: the pending decision's rule
     try:
         found = _explain(st, d, action)
     except (IndexError, ValueError, KeyError):  # a malformed key: fall back to the generic message
         found = None
+    if found is None:
+        found = within_decision(st, d, action)
     if found is not None:
         return found
-    legal = ", ".join(d.keys()[:10]) + (" …" if len(d.options) > 10 else "")
-    return RuleViolation("ENGINE", "", f"{action!r} is not a legal option for {d.actor} ({d.kind}) now; "
-                         f"legal: {legal}")
+    return by_decision(d, action)
 
 
 def _explain(st: SengensyouState, d: Decision, action: str) -> RuleViolation | None:

@@ -20,13 +20,11 @@ NOT_IMPLEMENTED: tuple[tuple[str, str], ...] = (
     ("G-G03", "no DP recovery when immobile, confined or with vision blocked: the engine has no "
               "status conditions or terrain"),
     ("G-G08", "弾幕 letting allies roll to recover from status conditions: no status conditions exist"),
-    ("G-R24", "attacks from beyond 30 m auto-evaded when our spell card's range exceeds 30 m: "
-              "spell-card ranges are not in the data"),
-    ("G-R25", "ability-based surprise and 妖力 camouflage: only affects what characters know, "
-              "not numbers"),
+    ("G-R25", "ability-based surprise and 妖力 camouflage: only affects what characters know (who used "
+              "an ability), not numbers; default: resistance works normally, nothing else is tracked"),
     ("G-R26", "unvigilant characters sharing an initiative value: the engine orders everyone strictly "
               "(G-G04 ties) and surprise lasts the ambushing side's turn 1"),
-    ("G-G36", "elements (属性): a tag with no effect in 003; not tracked"),
+    ("G-G36", "elements (属性): 003 gives them no effect; default: a tag with no effect (not tracked)"),
     ("G-R12", "spending graze 'at any time': offered at the moments it matters (霊力 on the own action, "
               "damage boosts after the damage roll, resistance after the roll, 霊撃 against a 弾幕)"),
 )

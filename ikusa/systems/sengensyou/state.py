@@ -57,7 +57,9 @@ class SengensyouState:
     def apply(self, action: str, dice: DiceSource) -> list[Event]:
         d = self._pending
         if d is None:
-            raise RuleViolation("ENGINE", "", "the battle is over; no decision is pending")
+            from ikusa.systems.sengensyou.refusals import OVER
+
+            raise RuleViolation(*OVER)
         if d.option(action) is None:
             raise self.explain_illegal(action)
         self.dice = dice
