@@ -33,7 +33,7 @@ class _LazyConsole:
         if real is None:
             from rich.console import Console
 
-            real = self._console = Console(stderr=self._stderr, highlight=False)
+            real = self._console = Console(stderr=self._stderr, highlight=False, emoji=False)
         return real
 
     def __getattr__(self, name: str) -> Any:
