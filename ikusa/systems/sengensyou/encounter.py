@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
@@ -43,6 +43,21 @@ class Encounter(BaseModel):
     characters: list[CharacterSpec] = Field(min_length=2)
     reinforcements: list[Reinforcement] = []
     surprise: Surprise | None = None
+    #: ``homebrew: effects:`` (issue #8 §3; sengensyou/effects.py)
+    homebrew: dict[str, Any] = {}
+    #: effects active at the start: ``{unit, effect: {...}}`` or ``{unit, name}``
+    effects: list[dict[str, Any]] = []
+
+    _homebrew_effects: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _start_effects: list[tuple[str, Any]] = PrivateAttr(default_factory=list)
+
+    @property
+    def homebrew_effects(self) -> dict[str, Any]:
+        return self._homebrew_effects
+
+    @property
+    def start_effects(self) -> list[tuple[str, Any]]:
+        return self._start_effects
 
     @property
     def pcs(self) -> str:
@@ -161,4 +176,12 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> Encounter:
     if enc.options.simplified and enc.leader is None:
         raise InputError("G-R30: the simplified order needs 'leader': the id of an NPC", source=source,
                          field="leader")
+    unknown = sorted(set(enc.homebrew) - {"effects"})
+    if unknown:
+        raise InputError(f"unknown homebrew section(s) {unknown}; sengensyou homebrew: effects", source=source,
+                         field="homebrew")
+    from ikusa.systems.sengensyou.effects import encounter_effects
+
+    enc._homebrew_effects, enc._start_effects = encounter_effects(
+        enc.homebrew.get("effects"), enc.effects, [c.id for c in enc.characters], source)
     return enc
