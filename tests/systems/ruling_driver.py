@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,12 @@ from ikusa.engine.rulings import parse_ruling
 from ikusa.engine.runner import load_encounter
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@cache
+def _loaded(path: str) -> Any:
+    """An encounter file read once per test run (every session gets a fresh state from it)."""
+    return load_encounter(path)
 
 
 @dataclass
@@ -27,7 +34,7 @@ class Session:
     events: list[Event] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.state = load_encounter(str(ROOT / self.path)).new_combat().state
+        self.state = _loaded(str(ROOT / self.path)).new_combat().state
 
     def act(self, key: str, dice: Any) -> list[Event]:
         rec = RecordingSource(dice)

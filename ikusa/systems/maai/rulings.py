@@ -73,9 +73,18 @@ def _emit(st: Any, text: str, r: Any, **data: Any) -> None:
     st.ev.append(ruling_event(text, r.reason, r.op, **data))
 
 
+def _busy(st: Any, u: Any) -> None:
+    """A unit answering a reaction, fate or GM question: its options were worked out from the
+    numbers a ruling would change, so the ruling waits for the answer."""
+    w = st.wait
+    if w is not None and w.decision.actor == u.id and w.decision.kind != "breath":
+        raise InputError(f"{u.name} is deciding {w.decision.kind!r} now: answer it first", field="unit")
+
+
 def _set(st: Any, r: Any) -> None:
     u = unit_of(st.by_id, r.unit)
     res = resolve_alias(r.resource, RESOURCES, "maai resource", "resource")
+    _busy(st, u)
     v = r.value
     if res == "wounds":
         if not 0 <= v <= u.max_wounds:
@@ -186,9 +195,7 @@ def _add_unit(st: Any, r: Any) -> None:
 
 def _remove_unit(st: Any, r: Any) -> None:
     u = unit_of(st.by_id, r.unit)
-    w = st.wait
-    if w is not None and w.decision.actor == u.id and w.decision.kind != "breath":
-        raise InputError(f"{u.name} is deciding {w.decision.kind!r} now: answer it first", field="unit")
+    _busy(st, u)
     if u.status == "離脱":
         raise InputError(f"{u.name} has already left the battle", field="unit")
     u.incapacitated = True

@@ -148,10 +148,10 @@ def _add_unit(st: Any, r: Any) -> None:
     from pydantic import ValidationError
 
     from ikusa.systems.sengensyou.character import CharacterSpec, new_fighter
-    from ikusa.systems.sengensyou.encounter import _check_character
+    from ikusa.systems.sengensyou.encounter import _check_character, by_ids
 
     try:
-        spec = CharacterSpec.model_validate(r.unit)
+        spec = CharacterSpec.model_validate(by_ids({"characters": [r.unit]})["characters"][0])
     except ValidationError as exc:
         problems = "; ".join(f"unit.{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}"
                              for e in exc.errors())
@@ -190,7 +190,6 @@ def _skip_turn(st: Any, r: Any) -> str | None:
     f = unit_of(st.fighters, uid)
     if not f.active and f.in_battle:
         raise InputError(f"{f.name} is out of the battle", field="unit")
-    _busy(st, f)
     _emit(st, r, f"{f.name} の手番を飛ばす", who=f.id)
     if _acting(st, f.id):
         return GM_END
