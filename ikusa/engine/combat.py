@@ -83,6 +83,10 @@ class Combat:
         self.partial_events: list[Event] = []
         #: the software dice of table mode (``push(action)`` without a source)
         self.auto_dice: DiceSource = RandomSource()
+        #: an interface's own dice preference for every roller (``ikusa play --dice manual``:
+        #: this terminal types every die); not part of the record — a logged change is a
+        #: ``control`` ruling.  Who typed each die is recorded either way.
+        self.dice_override: DiceMode | None = None
 
     # -- queries -----------------------------------------------------------------
     def pending(self) -> Decision | None:
@@ -313,7 +317,7 @@ class Combat:
         return events
 
     def _mode_of(self, roller: str) -> DiceMode:
-        return self.control.of(roller).dice
+        return self.dice_override or self.control.of(roller).dice
 
     def _sum_only(self) -> bool:
         return bool(getattr(self.state, "dice_sum_only", False))
