@@ -26,9 +26,11 @@ def make_board(title: str, columns: list[tuple[str, str]], rows: list[dict[str, 
 
 
 def effect_labels(state: Any, unit_id: str) -> list[str]:
-    """The active effects on a unit as ``名前(残り2間合)`` (when the state keeps an
-    :class:`EffectBook` as ``effects``)."""
+    """The active effects on a unit as ``名前(defense-1, 2間合)`` (when the state keeps an
+    :class:`EffectBook` as ``effects`` or ``fx.book``)."""
     book = getattr(state, "effects", None)
+    if not isinstance(book, EffectBook):
+        book = getattr(getattr(state, "fx", None), "book", None)
     if not isinstance(book, EffectBook):
         return []
     out = []
