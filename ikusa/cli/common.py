@@ -16,8 +16,8 @@ from ikusa.engine.errors import IkusaError, InputError
 
 T = TypeVar("T")
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, emoji=False)  # ":bow:" in a key is text, not an emoji (issue #8)
+err_console = Console(stderr=True, highlight=False, emoji=False)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
+from ikusa.dice.source import RandomSource
 from ikusa.engine.errors import IkusaError, InputError
 from tests.systems.ruling_driver import Session
 
@@ -92,12 +93,7 @@ def invariants(system: str, s: Session) -> None:
 def test_random_rulings_keep_invariants_and_replay(system: str, which: int, seed: int) -> None:
     rng = random.Random(seed)
     s = Session(ENCOUNTERS[system][which])
-    dice = random.Random(seed + 1)
-
-    class Dice:
-        def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
-            return [dice.randint(1, sides) for _ in range(count)]
-
+    dice = RandomSource(seed + 1)
     for _ in range(60):
         if s.state.pending() is None:
             break
@@ -105,13 +101,13 @@ def test_random_rulings_keep_invariants_and_replay(system: str, which: int, seed
             raw = random_ruling(system, s, rng)
             before = (s.state.summary(), s.state.pending())
             try:
-                s.rule(raw, Dice())
+                s.rule(raw, dice)
             except InputError:
                 assert (s.state.summary(), s.state.pending()) == before, raw
         else:
             options = s.state.pending().options
             try:
-                s.act(rng.choice(options).key, Dice())
+                s.act(rng.choice(options).key, dice)
             except IkusaError as exc:  # pragma: no cover - a legal option must apply
                 raise AssertionError(f"legal option refused after rulings: {exc}") from exc
         invariants(system, s)
