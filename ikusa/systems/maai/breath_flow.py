@@ -11,7 +11,7 @@ from __future__ import annotations
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
-from ikusa.systems.maai.effects import tick_effects
+from ikusa.systems.maai.effects import tick_effects, without_feared
 from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
@@ -271,6 +271,8 @@ class BreathFlow(MovementFlow):
 
     def ask_breath(self, u: Unit) -> None:
         opts = self.breath_options(u)
+        if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
+            opts = without_feared(self.fx, u.id, opts)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":

@@ -34,6 +34,26 @@ MODIFIER_KEYS: dict[str, str] = {
 }
 CLOCKS = ("maai", "breath", "permanent")
 
+#: S-G19's named conditions as effects a GM puts on by name (``{op: effect, name: 毒}``):
+#: poison and curses appear in the texts only as 防備 −N sources (001:L131; S-R48, S-G43 constant)
+BUILTIN: dict[str, EffectSpec] = {
+    "毒": EffectSpec(name="毒", modifiers={"defense": -1}, note="S-G19: 防備 −1 while poisoned (S-R48)"),
+    "呪い": EffectSpec(name="呪い", modifiers={"defense": -1}, note="S-G19/S-G43: 毎間合防備 −1, constant"),
+}
+
+
+def fear_conditions(unit_ids: list[str]) -> dict[str, str]:
+    """Effect conditions maai knows: 恐怖>ID / fear>ID (S-G18: no attacks against ID)."""
+    return {f"{w}>{u}": f"fear>{u}" for u in unit_ids for w in ("恐怖", "fear")}
+
+
+def without_feared(fx: MaaiFx, uid: str, options: list[Any]) -> list[Any]:
+    """S-G18: the breath options of a frightened unit lose its attacks on what it fears."""
+    feared = fx.feared(uid)
+    if not feared:
+        return options
+    return [o for o in options if not (o.key.startswith("use:") and o.key.partition(">")[2].partition("+")[0]
+                                       in feared)]
 #: which effect keys each kind of roll reads
 ROLL_KEYS: dict[str, tuple[str, ...]] = {
     "attack": ("attack", "check"),
@@ -87,9 +107,16 @@ class MaaiFx:
         return sum(v for v, _ in self.parts(uid, keys))
 
     def sig(self, uid: str, origin: str) -> tuple[object, ...]:
-        """What the unit's cached option lists must be keyed on: its effects' modifiers."""
-        mods = tuple(sorted((k, v, e.spec.name) for e in self.book.on(uid) for k, v in e.spec.modifiers.items()))
-        return (origin, *mods) if origin or mods else ()
+        """What the unit's cached option lists must be keyed on: its effects' modifiers and
+        conditions."""
+        on = self.book.on(uid)
+        mods = tuple(sorted((k, v, e.spec.name) for e in on for k, v in e.spec.modifiers.items()))
+        conds = tuple(sorted(e.spec.condition for e in on if e.spec.condition))
+        return (origin, *mods, *conds) if origin or mods or conds else ()
+
+    def feared(self, uid: str) -> set[str]:
+        """The units ``uid`` fears (S-G18): it may not attack them while the effect lasts."""
+        return {c.split(">", 1)[1] for c in self.book.conditions(uid) if c.startswith("fear>")}
 
     def take_override(self, uid: str) -> tuple[str, str] | None:
         return self.override.pop(uid, None) or self.override.pop("", None)
@@ -189,7 +216,7 @@ def encounter_effects(homebrew: Any, start: list[dict[str, Any]], unit_ids: list
     from ikusa.systems.gm_support import homebrew_effects, start_effects
 
     try:
-        book = homebrew_effects(homebrew, MODIFIER_KEYS, CLOCKS)
-        return book, start_effects(start, book, unit_ids, MODIFIER_KEYS, CLOCKS)
+        book = {**BUILTIN, **homebrew_effects(homebrew, MODIFIER_KEYS, CLOCKS, fear_conditions(unit_ids))}
+        return book, start_effects(start, book, unit_ids, MODIFIER_KEYS, CLOCKS, fear_conditions(unit_ids))
     except InputError as exc:
         raise InputError(exc.message, source=source, field=exc.field) from None

@@ -28,10 +28,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ikusa.dice.source import DiceSource
-from ikusa.engine.errors import InputError
+from ikusa.engine.effects import Duration, EffectSpec
+from ikusa.engine.errors import InputError, RuleViolation
 from ikusa.engine.events import Event
 from ikusa.systems.gm_support import effect_of, resolve_alias, ruling_event, unit_of
-from ikusa.systems.maai.effects import CLOCKS, MODIFIER_KEYS, OUTCOMES, refresh_sig
+from ikusa.systems.maai.effects import CLOCKS, MODIFIER_KEYS, OUTCOMES, fear_conditions, refresh_sig
 
 RESOURCES: dict[str, str] = {
     "wounds": "wounds", "戦力": "wounds",
@@ -116,7 +117,7 @@ def _set(st: Any, r: Any) -> None:
 
 def _effect(st: Any, r: Any) -> None:
     u = unit_of(st.by_id, r.unit)
-    spec = effect_of(r, st.fx.homebrew, MODIFIER_KEYS, CLOCKS)
+    spec = effect_of(r, st.fx.homebrew, MODIFIER_KEYS, CLOCKS, fear_conditions(list(st.by_id)))
     put_effect(st, u, spec, r.reason, "effect")
 
 
@@ -143,6 +144,9 @@ def _remove_effect(st: Any, r: Any) -> None:
 
 def _condition(st: Any, r: Any) -> None:
     u = unit_of(st.by_id, r.unit)
+    if r.name.startswith(("恐怖>", "fear>")):
+        _fear(st, u, r)
+        return
     flag = resolve_alias(r.name, CONDITIONS, "maai condition", "name")
     ja = _COND_JA[flag]
     if flag == "defenceless":
@@ -156,6 +160,57 @@ def _condition(st: Any, r: Any) -> None:
     else:
         setattr(u, flag, r.on)
     _emit(st, f"{u.name} {ja} {'付与' if r.on else '解除'}", r, unit=u.id, condition=ja, on=r.on)
+
+
+def _fear(st: Any, u: Any, r: Any) -> None:
+    """S-G18: a fear check 2d10 + 勇 ≥ fear.tn against the source; on failure the unit may not
+    attack the source until its own next breath (an effect on the breath clock).  ``on: false``
+    ends the fear."""
+    src = unit_of(st.by_id, r.name.split(">", 1)[1], "name")
+    cond = f"fear>{src.id}"
+    if not r.on:
+        held = [e.spec.name for e in st.fx.book.on(u.id) if e.spec.condition == cond]
+        if not held:
+            raise InputError(f"{u.name} does not fear {src.name}", field="name")
+        for n in held:
+            st.fx.book.remove(u.id, n)
+        refresh_sig(st, u.id)
+        _emit(st, f"{u.name} の{src.name}への恐怖 解除 (S-G18)", r, unit=u.id, source=src.id)
+        return
+    w = st.wait
+    if w is not None and w.decision.kind != "breath":
+        raise InputError(f"a fear check waits until {w.decision.actor}'s {w.decision.kind!r} is answered "
+                         "(it is rolled between breaths)", field="name")
+    if src.side == u.side or not u.able:
+        raise InputError(f"{u.name} cannot be frightened by {src.name} (an able unit, an enemy source; S-G18)",
+                         field="name")
+    tn = st.opts.fear.tn
+    _emit(st, f"{u.name} 恐怖抵抗判定 ({src.name}, 目標値{tn}, S-G18)", r, unit=u.id, source=src.id, tn=tn)
+    st.wait = None
+
+    def rolled(c: Any) -> None:
+        ok = c.success
+        st.emit("fear", "S-G18", f"{u.name} 恐怖抵抗 {src.name}: 2D10[{c.dice[0]},{c.dice[1]}]"
+                f"{c.applied_modifier:+d}={c.total} {'≥' if ok else '<'} {tn} → "
+                f"{'成功' if ok else '失敗: 次の一呼吸まで攻撃不可'}", unit=u.id, source=src.id,
+                total=c.total, success=ok)
+        if not ok:
+            spec = EffectSpec(name=f"恐怖({src.name})", condition=cond, duration=Duration(clock="breath"),
+                              note="S-G18: no attack maneuvers against the source")
+            st.fx.book.add(u.id, spec, "S-G18")
+            refresh_sig(st, u.id)
+
+    st.check(u, u.ab["yu"], tn, f"恐怖抵抗 ({src.name})", rolled, relevance="success")
+
+
+def fear_refusal(st: Any, u: Any, action: str) -> RuleViolation | None:
+    """S-G18: an attack on a unit ``u`` fears is refused naming the rule."""
+    target = action.partition(">")[2].partition("+")[0]
+    if action.startswith("use:") and target in st.fx.feared(u.id):
+        t = st.by_id[target]
+        return RuleViolation("S-G18", "000 恐怖抵抗", f"{u.name} fears {t.name}: no attack maneuvers against it "
+                             "until its next breath")
+    return None
 
 
 def _add_unit(st: Any, r: Any) -> None:

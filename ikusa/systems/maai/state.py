@@ -139,6 +139,10 @@ class MaaiState(BreathFlow):
         mid, _, arg = rest.partition(">")
         arg, _, aim_txt = arg.partition("+aim")
         legal = ", ".join(d.keys()[:10])
+        if u is not None and u.sig and d.kind == "breath":
+            feared = rulings.fear_refusal(self, u, action)
+            if feared is not None:
+                return feared
         gap = self.explain_gap(u, d.kind, action)
         if gap is not None:
             return gap
