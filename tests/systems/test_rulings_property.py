@@ -54,7 +54,8 @@ def random_ruling(system: str, s: Session, rng: random.Random) -> dict[str, Any]
     if op == "remove_effect":
         return {"op": op, "unit": u, "name": rng.choice(["祝福", "呪い", "毒"])}
     if op == "condition":
-        return {"op": op, "unit": u, "name": rng.choice(CONDITIONS[system]), "on": rng.random() < 0.7}
+        names = CONDITIONS[system] + ([f"恐怖>{rng.choice(ids)}"] if system == "maai" else [])
+        return {"op": op, "unit": u, "name": rng.choice(names), "on": rng.random() < 0.7}
     if op == "modifier":
         return {"op": op, "unit": u, "value": rng.randint(-4, 4)}
     if op == "override":
