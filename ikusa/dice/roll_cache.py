@@ -83,7 +83,7 @@ class _Replay:
         self.pos = 0
         self.log: list[tuple[Request, tuple[int, ...]]] = []
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
         request = (sides, count, purpose)
         if self.pos < len(self.prefix):
             expected, values = self.prefix[self.pos]
@@ -95,7 +95,7 @@ class _Replay:
         if self.error is not None:
             error, self.error = self.error, None
             raise error
-        drawn = self.inner.roll(sides, count, purpose)
+        drawn = self.inner.roll(sides, count, purpose, roller=roller)
         self.log.append((request, tuple(drawn)))
         return drawn
 

@@ -14,8 +14,6 @@ import sys
 import tomllib
 from typing import Any
 
-import yaml
-
 from ikusa.engine.errors import InputError
 
 _MARK = "__ikusa_too_long_integer__"
@@ -53,6 +51,8 @@ def _parse(text: str, kind: str) -> Any:
         return tomllib.loads(text)
     if kind == "json":
         return json.loads(text)
+    import yaml  # only for a document that failed: ikusa roll never loads yaml (issue #12)
+
     return yaml.safe_load(text)
 
 

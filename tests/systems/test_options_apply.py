@@ -130,6 +130,7 @@ WITNESS: dict[tuple[str, str], tuple[Any, str, int]] = {
 
 #: applied options with no witness battle yet (each has its unit tests; #13 left open)
 NO_WITNESS_YET: set[tuple[str, str]] = {
+    ('maai', 'fear.tn'),  # a GM ruling triggers the check: tests/systems/maai/test_effects_fear.py
     ('maai', 'skills.saint_auto_success_scope'),
     ('maai', 'spirit.novice_penalty'),
     ('maai', 'equipment.grade_rank'),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.effects import tick_effects
 from ikusa.systems.maai.flow_base import FlowBase, dice_text
 from ikusa.systems.maai.rules_link import survival_check
 from ikusa.systems.maai.units import Unit
@@ -110,7 +111,7 @@ class LullFlow(FlowBase):
             ev = key[4:]
             if ev == "ambush":
                 assert self.dice is not None
-                (r,) = self.dice.roll(100, 1, "妖魔乱入遭遇表")
+                (r,) = self.dice.roll(100, 1, "妖魔乱入遭遇表", roller="GM")
                 self.emit("environment", "S-R36,S-G07", f"小康: 妖魔乱入 d100={r} (遭遇表は欠落: GMが遭遇を裁定)",
                           event=ev, roll=r, maai=self.maai)
             elif ev != "none":
@@ -204,6 +205,8 @@ class LullFlow(FlowBase):
             self.emit("draw", "cfg:max_maai", f"第{self.maai}間合で上限 (max_maai={self.enc.max_maai}): 引き分け",
                       maai=self.maai)
             return
+        if self.fx.book.active:  # issue #8: N-間合 effects count down as the 間合 ends
+            tick_effects(self, "maai", None)
         self.maai += 1
         self.phase = "count"
         for u in self.units:
@@ -244,5 +247,5 @@ class LullFlow(FlowBase):
             self._next_survival()
 
         # fate may be used on this roll (S-R62): the unit is down but still the roller
-        chk = survival_check(self.roll2(f"{u.name} 生死判定"), u.ab["tai"], u.ab["un"], 0, self.opts).check
+        chk = survival_check(self.roll2(f"{u.name} 生死判定", u.id), u.ab["tai"], u.ab["un"], 0, self.opts).check
         self.offer_fate(u, chk, done, own=True, allow_down=True, relevance="success")

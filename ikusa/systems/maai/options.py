@@ -405,8 +405,8 @@ class SurpriseOptions(_Group):
 
 class FearOptions(_Group):
     tn: int = Field(
-        11, description="S-G18: fear resistance TN (fixed until fear checks are triggered: nothing in "
-        "the texts says what triggers one; other values are refused)."
+        11, description="S-G18: fear resistance TN of 2d10 + 勇, rolled when a GM ruling calls for it "
+        "(condition 恐怖>SOURCE); failure: no attacks on SOURCE until the unit's next breath."
     )
 
 

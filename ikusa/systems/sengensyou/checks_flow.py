@@ -23,33 +23,38 @@ class PoolRoll:
     faces: tuple[int, ...]
     total: int
     fixed: bool = False
+    #: GM effects and one-off modifiers inside ``base``, as (value, name) (issue #8)
+    mods: tuple[tuple[int, str], ...] = ()
 
     @property
     def n(self) -> int:
         return len(self.faces)
 
     def show(self) -> str:
-        """``知性+スキル 9 + 3D6[4,2,6] = 21`` style text."""
+        """``知性+スキル 9 + 3D6[4,2,6] = 21`` style text (``9+1(祝福)+3D6…`` with effects)."""
+        b = str(self.base)
+        if self.mods:
+            b = f"{self.base - sum(v for v, _ in self.mods)}" + "".join(f"{v:+d}({n})" for v, n in self.mods)
         if self.fixed:
-            return f"{self.base}+固定値{self.total - self.base}={self.total}"
+            return f"{b}+固定値{self.total - self.base}={self.total}"
         if not self.faces:
-            return f"{self.base}(ダイス無し)={self.total}"
+            return f"{b}(ダイス無し)={self.total}"
         faces = ",".join(str(f) for f in self.faces)
-        return f"{self.base}+{len(self.faces)}D6[{faces}]={self.total}"
+        return f"{b}+{len(self.faces)}D6[{faces}]={self.total}"
 
 
 def pool(base: int, n: int, dice: DiceSource, purpose: str, *, fixed: bool = False,
-         rounding: str = "floor") -> PoolRoll:
+         rounding: str = "floor", roller: str = "") -> PoolRoll:
     """Roll a dice-pool check: 判定値 ``base`` + ``n`` d6 (G-R01)."""
     if fixed:
         return PoolRoll(base, (), base + fixed_dice_value(n, "ceil" if rounding == "ceil" else "floor"), True)
-    faces = tuple(dice.roll(6, n, purpose)) if n else ()
+    faces = tuple(dice.roll(6, n, purpose, roller=roller)) if n else ()
     return PoolRoll(base, faces, pool_total(base, faces))
 
 
-def roll_damage(n: int, dice: DiceSource, purpose: str) -> tuple[int, ...]:
+def roll_damage(n: int, dice: DiceSource, purpose: str, roller: str = "") -> tuple[int, ...]:
     """Damage dice ("XD" in the damage columns; never tied to DP, G-R01)."""
-    return tuple(dice.roll(6, n, purpose)) if n > 0 else ()
+    return tuple(dice.roll(6, n, purpose, roller=roller)) if n > 0 else ()
 
 
 @cache

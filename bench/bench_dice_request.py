@@ -1,0 +1,133 @@
+"""The cost of dice requests (issue #8 §1): an action that stops for a person's dice is
+re-applied from its start once they arrive, and the state is rebuilt by replay when it
+stops.  How much does that cost, beside the anchor (the same action with software dice)?
+
+For each example, a battle is played with the greedy AI to about half its length; then,
+at that point, one decision that rolls dice is timed three ways:
+
+* anchor: ``push(action)`` with software dice (what ``ikusa fight`` does, plus recording);
+* request: ``push(action)`` with the roller on manual (stops: NeedDice, rebuild by replay
+  of every entry so far) + ``supply(dice)`` (re-applied from its start) — per typed roll;
+* load: ``load_log`` of the saved battle with the action waiting (a process restart).
+
+Run: ``python -m bench.bench_dice_request``.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ikusa.dice.source import RandomSource, ScriptedSource
+from ikusa.engine.combat import Combat
+from ikusa.engine.dice_request import DiceRequest
+from ikusa.engine.driver import make_policy
+from ikusa.engine.runner import load_encounter, load_log
+
+ROOT = Path(__file__).resolve().parent.parent / "examples"
+CASES = ["maai/duel.yaml", "maai/squad_battle.yaml", "sengensyou/party_battle.yaml", "fantasy/corridor_ambush.yaml"]
+
+
+def _best(fn: Callable[[], float], repeat: int = 7) -> float:
+    """The best of ``repeat`` runs of ``fn``, which returns the seconds of its timed part."""
+    return min(fn() for _ in range(repeat))
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def _midway(path: Path, seed: int) -> tuple[Combat, int]:
+    """A battle played (greedy) to the first dice-rolling decision after half its length."""
+    loaded = load_encounter(path)
+    full = loaded.new_combat()
+    pol = make_policy(loaded.module, "greedy")
+    rng = random.Random(seed)
+    dice = RandomSource(seed)
+    while not full.over:
+        d = full.pending()
+        assert d is not None
+        full.push(pol.choose(full.state, d, rng), dice)
+    half = len(full.record) // 2
+    i = next(j for j in range(half, len(full.record)) if full.record[j].dice)
+    c = loaded.new_combat()
+    c.replay(full.record[:i])
+    c.redo_stack = [full.record[i]]  # its action and dice, to replay the same roll every time
+    return c, i
+
+
+def main() -> None:
+    print(f"{'example':32} {'entries':>7} {'anchor push':>12} {'stop+supply':>12} {'ratio':>6} {'load':>9} "
+          f"{'encounter':>9}")
+    for name in CASES:
+        _case(name)
+    print("anchor = push with software dice; stop+supply = the same action stopping for typed dice (state rebuilt "
+          "by replaying every entry so far) and re-applied from its start once per typed roll; load = load_log "
+          "with the action waiting, beside loading the encounter alone.  A person types in seconds.")
+
+
+def _case(name: str) -> None:
+    c, n = _midway(ROOT / name, 3)
+    target = c.redo_stack.pop()
+    values = [v for v, _ in target.dice]
+
+    def anchor() -> float:
+        t = _timed(lambda: c.push(target.action, ScriptedSource(values)))
+        c.pop()
+        return t
+
+    roller = target.actor
+
+    def request() -> float:
+        c.dice_override = "manual"
+        t = _timed(lambda: _type_all(c, target.action, values))
+        c.dice_override = None
+        c.pop()
+        return t
+
+    t_anchor = _best(anchor)
+    rolls = _count_rolls(c, target.action, values)
+    t_request = _best(request)
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "log.json"
+        c.dice_override = "manual"
+        c.push(target.action)
+        c.save(log)
+        c.dice_override = None
+        c.undo()
+        t_load = _best(lambda: _timed(lambda: load_log(log)), 3)
+    t_enc = _best(lambda: _timed(lambda: load_encounter(ROOT / name).new_combat()), 3)
+    print(f"{name:32} {n:>7} {t_anchor * 1e3:>10.2f}ms {t_request * 1e3:>10.2f}ms "
+          f"{t_request / t_anchor:>5.1f}× {t_load * 1e3:>7.1f}ms {t_enc * 1e3:>7.1f}ms   "
+          f"({rolls} typed roll(s), {roller})")
+
+
+def _type_all(c: Combat, action: str, values: list[int]) -> int:
+    """Push ``action`` in table mode and type ``values`` roll by roll; the number of rolls."""
+    c.push(action)
+    rolls = 0
+    rest = list(values)
+    while c.partial is not None:
+        req = c.awaiting()
+        assert isinstance(req, DiceRequest)
+        c.supply(rest[:req.count])
+        del rest[:req.count]
+        rolls += 1
+    return rolls
+
+
+def _count_rolls(c: Combat, action: str, values: list[int]) -> int:
+    c.dice_override = "manual"
+    rolls = _type_all(c, action, values)
+    c.dice_override = None
+    c.pop()
+    return rolls
+
+
+if __name__ == "__main__":
+    main()
