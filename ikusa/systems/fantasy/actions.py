@@ -11,6 +11,7 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.events import Event
 from ikusa.systems.fantasy.character import Fighter, SpellSpec, WeaponSpec
 from ikusa.systems.fantasy.conditions import Cond
+from ikusa.systems.fantasy.effects import gm_roll
 from ikusa.systems.fantasy.resolution import Applied, Check, Damage, refused_check, roll_check, thrown_falloff
 
 if TYPE_CHECKING:
@@ -141,8 +142,8 @@ def hit_roll(st: FantasyState, f: Fighter, t: Fighter, tags: tuple[str, ...], ba
              dice: DiceSource) -> tuple[bool, str, dict[str, object]]:
     """One hit check against one evasion (F-H04); 麻痺/睡眠 targets cannot evade and are hit
     unless the attack is an automatic failure (F-R10, F-R11, F-G04)."""
-    atk = roll_check(dice, st.opts, tags[-1], f.name, base,
-                     attack_mods(st, f, t, tags))
+    atk = gm_roll(st, f, roll_check(dice, st.opts, tags[-1], f.name, base,
+                                    attack_mods(st, f, t, tags)))
     data: dict[str, object] = {"attack": atk.to_json()}
     helpless = st.flag(t, "always_hit") or st.flag(t, "can_evade")
     if atk.auto_fail:
@@ -150,7 +151,7 @@ def hit_roll(st: FantasyState, f: Fighter, t: Fighter, tags: tuple[str, ...], ba
     if helpless is not None:
         return True, f"{atk.text()} → {t.name} は{helpless.name}: 回避不可、自動失敗以外命中 ({helpless.rule})", data
     etags = evade_tags(st, f, t, melee)
-    ev = roll_check(dice, st.opts, etags[0], t.name, t.spec.values.evasion, st.mods(t, etags))
+    ev = gm_roll(st, t, roll_check(dice, st.opts, etags[0], t.name, t.spec.values.evasion, st.mods(t, etags)))
     data["evade"] = ev.to_json()
     if atk.auto_success and not ev.auto_success:
         hit = True
@@ -246,7 +247,7 @@ def st_check(st: FantasyState, t: Fighter, save: str, dice: DiceSource) -> Check
     blocker = st.blocked(t, (tag,))
     if blocker is not None:
         return refused_check(tag, t.name, base, blocker)
-    return roll_check(dice, st.opts, tag, t.name, base, st.mods(t, (tag,)))
+    return gm_roll(st, t, roll_check(dice, st.opts, tag, t.name, base, st.mods(t, (tag,))))
 
 
 def saving_throw(st: FantasyState, t: Fighter, save: str, tn: int, dice: DiceSource) -> tuple[bool, str]:
@@ -282,7 +283,7 @@ def spell_targets(st: FantasyState, f: Fighter, sp: SpellSpec, target: str) -> l
 def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSource) -> list[Event]:
     """Cast: 2D6 + 魔法強度 (with 視界不良's −2s, F-R14) against each target's ST (F-H06)."""
     tags = spell_tags(sp)
-    mag = roll_check(dice, st.opts, tags[0], f.name, f.spec.values.magic, st.mods(f, tags))
+    mag = gm_roll(st, f, roll_check(dice, st.opts, tags[0], f.name, f.spec.values.magic, st.mods(f, tags)))
     victims = spell_targets(st, f, sp, target)
     events = [Event("cast", "F-H06", f"{f.name} {sp.name} ({sp.area if sp.target == 'area' else '個別対象'}) "
                     f"{mag.text()} → 対象: {'、'.join(v.name for v in victims) or 'なし'}",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
@@ -24,6 +24,16 @@ class SurpriseSpec(BaseModel):
     hiders: tuple[str, ...] = Field(min_length=1)
 
 
+class FantasyHomebrew(BaseModel):
+    """``homebrew:`` (issue #8 §6): extra conditions and battlefields in the shipped files'
+    format (data/conditions.yaml, data/battlefields.yaml) and named effects (fantasy/effects.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    conditions: tuple[ConditionDef, ...] = ()
+    battlefields: tuple[Battlefield, ...] = ()
+    effects: dict[str, Any] | list[Any] = Field(default_factory=dict)
+
+
 class FantasyEncounter(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     title: str = ""
@@ -36,17 +46,33 @@ class FantasyEncounter(BaseModel):
     surprise: SurpriseSpec | None = None
     surprised: tuple[str, ...] = Field((), description="GM-decided surprised characters (F-R03)")
     characters: tuple[CharacterSpec, ...] = Field(min_length=2)
+    homebrew: FantasyHomebrew = FantasyHomebrew()
+    #: effects active at the start (issue #8 §3): ``{unit, effect: {...}}`` or ``{unit, name}``
+    effects: tuple[dict[str, Any], ...] = ()
+
+    _homebrew_effects: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _start_effects: list[tuple[str, Any]] = PrivateAttr(default_factory=list)
+
+    @property
+    def homebrew_effects(self) -> dict[str, Any]:
+        """``homebrew: effects:`` by name (EffectSpec with fantasy keys)."""
+        return self._homebrew_effects
+
+    @property
+    def start_effects(self) -> list[tuple[str, Any]]:
+        """``effects:``: (character id, EffectSpec) active when the battle starts."""
+        return self._start_effects
 
     # -- resolved tables ------------------------------------------------------------------
     def condition_table(self) -> dict[str, ConditionDef]:
         table = dict(builtin_conditions())
-        for c in self.conditions:
+        for c in (*self.conditions, *self.homebrew.conditions):
             table[c.id] = c
         return table
 
     def battlefield_table(self) -> dict[str, Battlefield]:
         table = dict(builtin_battlefields())
-        for b in self.battlefields:
+        for b in (*self.battlefields, *self.homebrew.battlefields):
             table[b.id] = b
         return table
 
@@ -71,6 +97,9 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> FantasyEncounte
     except ValidationError as exc:
         raise validation_error(exc, source) from None
     _cross_check(enc, source)
+    from ikusa.systems.fantasy.effects import encounter_effects
+
+    enc._homebrew_effects, enc._start_effects = encounter_effects(enc, source)
     return enc
 
 

@@ -9,8 +9,10 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
+from ikusa.systems.fantasy import rulings
 from ikusa.systems.fantasy.character import Fighter
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef, effective, find_condition
+from ikusa.systems.fantasy.effects import FantasyFx
 from ikusa.systems.fantasy.encounter import FantasyEncounter, parse_front
 from ikusa.systems.fantasy.formation import Formation, Front
 from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
@@ -56,11 +58,17 @@ class FantasyState:
         self.over = False
         #: F-R04: surprised characters still to set their place in the formation before round 1
         self.placing: list[str] = []
+        #: GM effects, one-off modifiers and overrides (issue #8; fantasy/effects.py, rulings.py)
+        self.fx = FantasyFx(homebrew=dict(enc.homebrew_effects))
+        self.gm_events: list[Event] = []
+        rulings.start_effects(self)
 
     # -- conditions ------------------------------------------------------------------------
     def conds_of(self, f: Fighter) -> list[Cond]:
         """Own conditions + environment + 不意打ち while not yet acted (F-R04, F-R05, F-G01)."""
         out = list(f.conds) + list(self.env)
+        if self.fx.book.active:  # issue #8: conditions held by effects
+            out.extend(Cond(c) for c in self.fx.conditions(f.id))
         if f.surprised and not f.acted and (self.opts.surprise_until_first_turn or self.round <= 1):
             out.append(Cond("surprised"))
         return out
@@ -70,7 +78,10 @@ class FantasyState:
         return effective(self.conds_of(f), f.spec.all_senses(), self.table)
 
     def mods(self, f: Fighter, tags: tuple[str, ...]) -> list[Applied]:
-        return condition_modifiers(tags, self.effective(f))
+        out = condition_modifiers(tags, self.effective(f))
+        if self.fx.book.active or self.fx.next_mod:  # issue #8: effects and GM one-off modifiers
+            out.extend(self.fx.mods(f.id, tags))
+        return out
 
     def blocked(self, f: Fighter, tags: tuple[str, ...]) -> ConditionDef | None:
         return blocked_by(tags, self.effective(f))
@@ -124,6 +135,12 @@ class FantasyState:
                         tuple(options_for(self, f)))
 
     def apply(self, action: str, dice: DiceSource) -> list[Event]:
+        events = self._apply(action, dice)
+        if self.gm_events:  # start effects, the GM's overruled results: before the lines they changed
+            events, self.gm_events = [*self.gm_events, *events], []
+        return events
+
+    def _apply(self, action: str, dice: DiceSource) -> list[Event]:
         from ikusa.systems.fantasy import turns
         from ikusa.systems.fantasy.actions import perform
 
@@ -142,6 +159,10 @@ class FantasyState:
         events = perform(self, self.fighters[decision.actor], action, dice)
         events.extend(turns.after_action(self, dice))
         return events
+
+    def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
+        """A GM ruling (issue #8 §2; the ops are fantasy/rulings.py's); refused → InputError."""
+        return rulings.apply_ruling(self, ruling, dice)
 
     def _place_choices(self, f: Fighter) -> list[tuple[str, str, str, str, bool]]:
         from ikusa.systems.fantasy.surprise import place_choices
@@ -193,8 +214,13 @@ class FantasyState:
         chars = []
         for f in self.fighters.values():
             names = [self.table[c.id].name for c in f.conds]
+            if self.fx.book.active:  # conditions an effect holds (issue #8)
+                names.extend(self.table[c].name for c in self.fx.conditions(f.id))
             if any(c.id == "surprised" for c in self.conds_of(f)):
                 names.append(self.table["surprised"].name)
             chars.append({"id": f.id, "name": f.name, "side": f.side, "hp": f.hp, "conditions": names,
                           "row": f.row, "down": f.out})
-        return {"characters": chars, "winner": self.winner, "round": self.round}
+        out: dict[str, Any] = {"characters": chars, "winner": self.winner, "round": self.round}
+        if self.fx.book.active:  # only then: plain battles keep their JSON byte for byte
+            out["effects"] = rulings.effects_summary(self)
+        return out

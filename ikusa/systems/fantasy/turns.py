@@ -17,6 +17,7 @@ from ikusa.engine.events import Event
 from ikusa.systems.fantasy import surprise
 from ikusa.systems.fantasy.actions import apply_damage
 from ikusa.systems.fantasy.character import Fighter
+from ikusa.systems.fantasy.effects import gm_roll, tick_round
 from ikusa.systems.fantasy.resolution import roll_check
 
 if TYPE_CHECKING:
@@ -71,7 +72,8 @@ def start_round(st: FantasyState, dice: DiceSource) -> list[Event]:
                                 {"id": f.id, "initiative": None}))
             f.initiative = None
             continue
-        c = roll_check(dice, st.opts, "initiative", f.name, f.spec.values.initiative, [])
+        c = gm_roll(st, f, roll_check(dice, st.opts, "initiative", f.name, f.spec.values.initiative,
+                                      st.fx.mods(f.id, ("initiative",))))
         f.initiative = c.total
         rolls.append((-c.total, -f.spec.values.initiative, i, f.id))
         events.append(Event("initiative", "F-H07", f"{f.name} {c.text()}", {"id": f.id, "initiative": c.total}))
@@ -146,6 +148,8 @@ def _end_round(st: FantasyState, dice: DiceSource) -> list[Event]:
                     continue
             keep.append(c)
         f.conds = keep
+    if st.fx.book.active:  # issue #8: N-round effects end like conditions (F-H12)
+        events.extend(tick_round(st))
     events.extend(start_round(st, dice))
     return events
 

@@ -16,6 +16,7 @@ from ikusa.systems.maai.catalog import Tag
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
 from ikusa.systems.maai.damage import Damage
+from ikusa.systems.maai.effects import ROLL_KEYS, defence_effects, effect_notes
 from ikusa.systems.maai.equipment import resolve_break
 from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.guard import GuardFlow
@@ -65,7 +66,7 @@ class AttackFlow(GuardFlow):
         it depends on: the unit's stance and 無防備, the move and the aim."""
         st = target.stance
         key = (target.id, st.id if st is not None else "", target.defenceless, id(move), aim, target.armour_rev,
-               target.formation)
+               target.formation, target.sig)
         v = self.memo.get(key)
         if v is None:
             tags: tuple[Tag, ...] = ()
@@ -73,11 +74,12 @@ class AttackFlow(GuardFlow):
                 tags = move.tags
                 if aim and move.src is not None:
                     tags = aim_focus(move.src, aim, gi, options=self.opts).tags
-            n = self.enc.resolved(target.id).numbers
+            n = self.resolved_of(target.id).numbers
+            bonuses, debuffs = defence_effects(self.fx, target)  # issue #8: 防備 ±N effects (S-R48)
             res = compute_defence(
-                target.base_def, target.armour_parts, target.defence_bonuses(), tags,
-                defenceless=target.defenceless, taima_tier=n.get("taima"), spirit_defence=n.get("spirit_defence", 0),
-                options=self.opts)
+                target.base_def, target.armour_parts, target.defence_bonuses() + bonuses, tags,
+                defenceless=target.defenceless, debuffs=debuffs, taima_tier=n.get("taima"),
+                spirit_defence=n.get("spirit_defence", 0), options=self.opts)
             # S-G05: from 退魔 免許 a [霊体] attack fails: an unreachable 防備
             v = self.memo[key] = SPIRIT_IMMUNE if res.immune else res.final
         return v
@@ -115,6 +117,8 @@ class AttackFlow(GuardFlow):
         st = u.stance
         if st is not None:
             mod += st.attack_bonus
+        if u.sig:  # issue #8: 命中 effects
+            mod += self.fx.total(u.id, ROLL_KEYS["attack"])
         if m.kind == "attack" and m.reach == 0:  # melee
             opts = self.opts
             # below fatigue.start_at the penalty is 0 whatever mitigates it (fatigue_penalty)
@@ -166,6 +170,8 @@ class AttackFlow(GuardFlow):
             u.loaded = False
         if aim:
             notes.append(f"照準集中{aim} (S-R51)")
+        if u.sig or target.sig or self.fx.next_mod:
+            notes.extend(effect_notes(self.fx, u, target))
         ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target),
                         enhanced)
         extra = f" [{' '.join(notes)}]" if notes else ""
@@ -249,7 +255,7 @@ class AttackFlow(GuardFlow):
         assert c is not None
         # the list depends only on these (costs: 心府 or not; usable: weapon in hand; odds: the
         # hit total), so each distinct list is built once per encounter
-        key = (t.id, c.total, parry_only, t.vigor, not t.shinpu, t.dropped, t.broken, *map(id, t.reservations))
+        key = (t.id, c.total, parry_only, t.vigor, not t.shinpu, t.dropped, t.broken, t.sig, *map(id, t.reservations))
         cache = self.react_cache
         hit = cache.get(key)
         if hit is None:
@@ -295,6 +301,8 @@ class AttackFlow(GuardFlow):
         mod = t.ab[m.ability] + m.bonus
         if m.defence_type == "parry":
             mod += t.skill(m.skill)
+        if t.sig:  # issue #8: 防御 effects
+            mod += self.fx.total(t.id, ROLL_KEYS["defence"])
         return max(-10, min(10, mod))
 
     def _ask_reaction(self, ctx: AttackCtx) -> None:
@@ -479,6 +487,8 @@ class AttackFlow(GuardFlow):
             return
         t.reservations.remove(m)
         mod = t.ab[m.ability] + t.skill(m.skill) + m.bonus + m.counter_bonus
+        if t.sig:  # issue #8: 命中 effects on the counter's hit roll
+            mod += self.fx.total(t.id, ROLL_KEYS["attack"])
         dfn = self.defence_of(a, m)
 
         def rolled(c: Check) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.effects import tick_effects, without_feared
 from ikusa.systems.maai.flow_base import dice_text, p_success
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
@@ -100,6 +101,8 @@ class BreathFlow(MovementFlow):
         self.emit("breath", "S-R35",
                   f"カウント{count}: {u.name} の一呼吸 (活力{u.vigor}{bonus}, 限界{u.cur_limit}){more}",
                   unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
+        if self.fx.book.active:  # issue #8: effects lasting until this unit's next breath end
+            tick_effects(self, "breath", u.id)
 
     def simple_unit(self, u: Unit) -> bool:
         """Whether ``u``'s breath options depend only on what :meth:`breath_options` keys its
@@ -126,14 +129,15 @@ class BreathFlow(MovementFlow):
         number the options show or depend on: the unit's 活力, room, acted, zone, attacks this
         breath, stance, 無防備, reservations and 装填, and each enemy's state that enters the
         hit odds (down, zone, 奇襲, stance, 無防備, armour, 陣形, reservations)."""
-        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or not self.simple_unit(u)):
+        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or u.origin or not self.simple_unit(u)):
             return self.build_breath_options(u)
         side = u.side
         st = u.stance
         key = (u.id, u.vigor, u.cur_limit - u.breath_spent, not u.acted, u.zone, u.attacks_in_breath,
-               id(st) if st is not None else 0, u.defenceless, u.loaded, *map(id, u.reservations), "|",
-               *[(t.incapacitated, t.zone, t.unaware, id(t.stance) if t.stance is not None else 0, t.defenceless,
-                  t.armour_rev, t.formation, *map(id, t.reservations)) for t in self.units if t.side != side])
+               id(st) if st is not None else 0, u.defenceless, u.loaded, u.sig, *map(id, u.reservations), "|",
+               *[(t.id, t.incapacitated, t.zone, t.unaware, id(t.stance) if t.stance is not None else 0,
+                  t.defenceless, t.armour_rev, t.formation, t.sig, *map(id, t.reservations))
+                 for t in self.units if t.side != side])
         cache = self.breath_cache
         hit = cache.get(key)
         if hit is None:
@@ -267,6 +271,8 @@ class BreathFlow(MovementFlow):
 
     def ask_breath(self, u: Unit) -> None:
         opts = self.breath_options(u)
+        if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
+            opts = without_feared(self.fx, u.id, opts)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":

@@ -149,6 +149,8 @@ class MaaiEncounter(BaseModel):
     units: list[UnitSpec] = Field(min_length=2)
     options: dict[str, Any] = Field(default_factory=dict)
     homebrew: dict[str, Any] = Field(default_factory=dict)
+    #: effects active at the start (issue #8 §3): ``{unit, effect: {...}}`` or ``{unit, name}``
+    effects: list[dict[str, Any]] = Field(default_factory=list)
     #: (invented) hard round cap: after this many 間合 the battle is a draw; every battle ends
     max_maai: int = Field(default=50, ge=1)
 
@@ -159,6 +161,18 @@ class MaaiEncounter(BaseModel):
     _catalog: Catalog | None = PrivateAttr(default=None)
     _plain_cost: dict[int, int] = PrivateAttr(default_factory=dict)
     _puppets: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
+    _homebrew_effects: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _start_effects: list[tuple[str, Any]] = PrivateAttr(default_factory=list)
+
+    @property
+    def homebrew_effects(self) -> dict[str, Any]:
+        """``homebrew: effects:`` by name (EffectSpec, maai keys: maai/effects.py)."""
+        return self._homebrew_effects
+
+    @property
+    def start_effects(self) -> list[tuple[str, Any]]:
+        """``effects:``: (unit id, EffectSpec) active when the battle starts."""
+        return self._start_effects
 
     @property
     def opts(self) -> MaaiOptions:
@@ -192,9 +206,10 @@ UNIVERSAL = ("move.ridatsu", "common.pick_up_weapon", "common.field_repair", "co
 
 
 def _catalog(enc: MaaiEncounter, source: str) -> Catalog:
-    if not enc.homebrew:
+    content = {k: v for k, v in enc.homebrew.items() if k != "effects"}  # effects: maai/effects.py
+    if not content:
         return load_catalog()
-    text = yaml.safe_dump(enc.homebrew, allow_unicode=True)
+    text = yaml.safe_dump(content, allow_unicode=True)
     return build_catalog([*default_files(), (f"{source}#homebrew", text)])
 
 
@@ -202,7 +217,7 @@ def _lookup(cat: Catalog, section: str, key: str, source: str, field: str) -> An
     try:
         return cat.by_name(key, section)
     except InputError as exc:
-        known = ", ".join(sorted(getattr(cat, section)))
+        known = ", ".join(f"{k}={e.name}" for k, e in sorted(getattr(cat, section).items()))  # issue #8 §6
         raise InputError(f"{exc.message}; known: {known}", source=source, field=field) from None
 
 
@@ -404,4 +419,8 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:
             raise InputError(f"operator {caster.id!r} is itself a 式神/傀儡 (S-G24)", source=source, field=where)
         puppets.setdefault(caster.id, []).append(u.id)
     enc._puppets = {k: tuple(v) for k, v in puppets.items()}
+    from ikusa.systems.maai.effects import encounter_effects
+
+    enc._homebrew_effects, enc._start_effects = encounter_effects(enc.homebrew.get("effects"), enc.effects,
+                                                                  [u.id for u in enc.units], source)
     return enc

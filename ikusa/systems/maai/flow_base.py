@@ -17,7 +17,8 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.maai.check import OUTCOME_RANK, Check
-from ikusa.systems.maai.encounter import MaaiEncounter
+from ikusa.systems.maai.effects import MaaiFx, gm_check
+from ikusa.systems.maai.encounter import MaaiEncounter, ResolvedUnit
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.units import Unit
 
@@ -171,6 +172,13 @@ class FlowBase:
         self.cohesion: dict[str, int] = {}
         self.survivors_pending: list[Unit] = []
         self.lull_queue: list[Unit] = []
+        #: GM effects, one-off modifiers and overrides (issue #8; maai/effects.py)
+        self.fx = MaaiFx(homebrew=dict(enc.homebrew_effects))
+
+    def resolved_of(self, uid: str) -> ResolvedUnit:
+        """The catalog data of a unit: the encounter's, or a GM-added unit's (issue #8 §2)."""
+        r = self.fx.extra_resolved.get(uid)
+        return r if r is not None else self.enc.resolved(uid)
 
     # -- events ---------------------------------------------------------------------------
     def emit(self, kind: str, rule: str, text: str, **data: Any) -> None:
@@ -190,6 +198,12 @@ class FlowBase:
         """Roll a 2d10 check for ``unit`` and offer its fate intervention (S-R14…S-R17)."""
         assert self.dice is not None
         d = self.dice.roll(10, 2, f"{unit.name} {purpose}", roller=unit.id)
+        fx = self.fx
+        if fx.next_mod or fx.override:  # issue #8: a GM one-off modifier or overruled outcome
+            modifier, forced = gm_check(self, unit, (d[0], d[1]), modifier, target, purpose, crit_extension)
+            if forced is not None:
+                then(forced)
+                return
         chk = Check((d[0], d[1]), modifier, target, crit_extension)
         self.offer_fate(unit, chk, then, own=True, relevance=relevance)
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.costs import fumble_extra_modifier
 from ikusa.systems.maai.count_ties import CountTieFlow
+from ikusa.systems.maai.effects import table_override
 from ikusa.systems.maai.units import Unit
 
 LABELS = {
@@ -40,6 +41,8 @@ class FumbleFlow(CountTieFlow):
         """S-R11 / S-G07: roll d100 on 決定的瞬間表 (天命) or 致命的失敗表 (業報)."""
         assert self.dice is not None
         (r,) = self.dice.roll(100, 1, f"{u.name} {table}", roller=u.id)
+        if self.fx.override:  # issue #8: the GM overrules the d100 result
+            r = table_override(self, u, r, table)
         bands = self.opts.tables.gouhou if table == "致命的失敗表" else self.opts.tables.tenmei
         suggested = next((name for hi, name in bands if r <= hi), bands[-1][1])
         self.emit("table", "S-R11,S-G07", f"{u.name} {table} d100={r}: 仮表 → {LABELS.get(suggested, suggested)}",

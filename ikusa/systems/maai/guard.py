@@ -81,7 +81,7 @@ class GuardFlow(PuppetFlow):
             stances = self.enc.catalog.stances
             ids: set[str] = set()
             for u in self.units:
-                st = self.enc.resolved(u.id).stance
+                st = self.resolved_of(u.id).stance
                 if st is not None:
                     ids.add(st.id)
                 ids.update(m.id for m in u.moves if m.kind == "stance")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.effects import tick_effects
 from ikusa.systems.maai.flow_base import FlowBase, dice_text
 from ikusa.systems.maai.rules_link import survival_check
 from ikusa.systems.maai.units import Unit
@@ -204,6 +205,8 @@ class LullFlow(FlowBase):
             self.emit("draw", "cfg:max_maai", f"第{self.maai}間合で上限 (max_maai={self.enc.max_maai}): 引き分け",
                       maai=self.maai)
             return
+        if self.fx.book.active:  # issue #8: N-間合 effects count down as the 間合 ends
+            tick_effects(self, "maai", None)
         self.maai += 1
         self.phase = "count"
         for u in self.units:

@@ -379,8 +379,8 @@ class SurpriseOptions(_Group):
 
 class FearOptions(_Group):
     tn: int = Field(
-        11, description="S-G18: fear resistance TN (not yet applied by the engine: nothing in the texts or "
-        "ANALYSIS says what triggers a fear check)."
+        11, description="S-G18: fear resistance TN of 2d10 + 勇, rolled when a GM ruling calls for it "
+        "(condition 恐怖>SOURCE); failure: no attacks on SOURCE until the unit's next breath."
     )
 
 

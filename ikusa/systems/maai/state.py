@@ -13,6 +13,7 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision
+from ikusa.systems.maai import rulings
 from ikusa.systems.maai.breath_flow import BreathFlow
 from ikusa.systems.maai.count import next_to_act
 from ikusa.systems.maai.encounter import MaaiEncounter
@@ -39,6 +40,8 @@ class MaaiState(BreathFlow):
         super().__init__(enc)
         parts = " ".join(f"{u.name}{u.vigor}" for u in self.units)
         self.emit("maai", "S-R33,S-R34", f"第1間合 開始: 活力 {parts}", maai=1)
+        if enc.start_effects:  # issue #8: the encounter's effects: (maai/rulings.py)
+            rulings.start_effects(self)
         self._advance()
 
     # -- protocol ---------------------------------------------------------------------------
@@ -59,7 +62,17 @@ class MaaiState(BreathFlow):
         out, self.ev = self.ev, []
         return out
 
+    def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
+        """A GM ruling (issue #8 §2; the ops are maai/rulings.py's); refused → InputError."""
+        return rulings.apply_ruling(self, ruling, dice)
+
     def summary(self) -> dict[str, Any]:
+        out = self._summary()
+        if self.fx.book.active:  # only then: plain battles keep their JSON byte for byte
+            out["effects"] = rulings.effects_summary(self)
+        return out
+
+    def _summary(self) -> dict[str, Any]:
         return {
             "units": [
                 {
@@ -126,6 +139,10 @@ class MaaiState(BreathFlow):
         mid, _, arg = rest.partition(">")
         arg, _, aim_txt = arg.partition("+aim")
         legal = ", ".join(d.keys()[:10])
+        if u is not None and u.sig and d.kind == "breath":
+            feared = rulings.fear_refusal(self, u, action)
+            if feared is not None:
+                return feared
         gap = self.explain_gap(u, d.kind, action)
         if gap is not None:
             return gap

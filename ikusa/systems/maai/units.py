@@ -98,6 +98,7 @@ class Unit:
         "named",
         "narrowed",
         "opts",
+        "origin",
         "passed",
         "reservations",
         "round_uses",
@@ -106,6 +107,7 @@ class Unit:
         "shinpu",
         "side",
         "side_rank",
+        "sig",
         "skills",
         "squad",
         "stance",
@@ -185,6 +187,10 @@ class Unit:
         self.breaths_taken = 0
         self.loaded = True
         self.status = ""  # "", "重傷", "死亡"
+        #: what cached option lists are keyed on besides the id: the unit's effects (and, for a
+        #: unit added by a GM ruling, its spec); () for a plain unit (maai/effects.py)
+        self.sig: tuple[object, ...] = ()
+        self.origin = ""  # a GM-added unit: its spec as JSON (issue #8 §2)
 
     # -- derived numbers -------------------------------------------------------
     def skill(self, name: str | None) -> int:

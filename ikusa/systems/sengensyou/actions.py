@@ -27,6 +27,7 @@ from ikusa.systems.sengensyou.bullets import (
 from ikusa.systems.sengensyou.catalog import catalog
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.defence import check_odds, dp_to_evade, hit_odds
+from ikusa.systems.sengensyou.effects import GM_END, GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 FREE_PREFIXES = ("move:", "escape", "deploy:", "shoudan:", "graze:reiryoku:")
@@ -216,10 +217,20 @@ def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
 
 def take_action(st: SengensyouState, f: Fighter) -> Flow:
     """The character's action: free actions first, then one attack action, 待機 or 終了."""
+    if st.fx.skip and f.id in st.fx.skip:  # issue #8: the GM skipped this turn (sengensyou/rulings.py)
+        st.fx.skip.discard(f.id)
+        f.acted = True
+        st.emit("skip", "GM", f"{f.name} の手番はGM裁定で飛ばされた", who=f.id)
+        return
     while True:
         opts = action_options(st, f)
         key = yield from ask(f.id, "action", f"{f.name}の行動 (DP {f.dp}/{f.dp_max}, HP {f.hp}, グレイズ {f.graze})",
                              opts)
+        if key == GM_REFRESH:  # a GM ruling changed what the options depend on
+            continue
+        if key == GM_END:
+            f.acted = True
+            return
         if key.startswith(FREE_PREFIXES):
             free_action(st, f, key)
             if not f.active:

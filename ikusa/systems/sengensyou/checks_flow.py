@@ -23,19 +23,24 @@ class PoolRoll:
     faces: tuple[int, ...]
     total: int
     fixed: bool = False
+    #: GM effects and one-off modifiers inside ``base``, as (value, name) (issue #8)
+    mods: tuple[tuple[int, str], ...] = ()
 
     @property
     def n(self) -> int:
         return len(self.faces)
 
     def show(self) -> str:
-        """``知性+スキル 9 + 3D6[4,2,6] = 21`` style text."""
+        """``知性+スキル 9 + 3D6[4,2,6] = 21`` style text (``9+1(祝福)+3D6…`` with effects)."""
+        b = str(self.base)
+        if self.mods:
+            b = f"{self.base - sum(v for v, _ in self.mods)}" + "".join(f"{v:+d}({n})" for v, n in self.mods)
         if self.fixed:
-            return f"{self.base}+固定値{self.total - self.base}={self.total}"
+            return f"{b}+固定値{self.total - self.base}={self.total}"
         if not self.faces:
-            return f"{self.base}(ダイス無し)={self.total}"
+            return f"{b}(ダイス無し)={self.total}"
         faces = ",".join(str(f) for f in self.faces)
-        return f"{self.base}+{len(self.faces)}D6[{faces}]={self.total}"
+        return f"{b}+{len(self.faces)}D6[{faces}]={self.total}"
 
 
 def pool(base: int, n: int, dice: DiceSource, purpose: str, *, fixed: bool = False,

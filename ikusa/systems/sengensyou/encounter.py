@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
@@ -43,6 +43,21 @@ class Encounter(BaseModel):
     characters: list[CharacterSpec] = Field(min_length=2)
     reinforcements: list[Reinforcement] = []
     surprise: Surprise | None = None
+    #: ``homebrew: effects:`` (issue #8 §3; sengensyou/effects.py)
+    homebrew: dict[str, Any] = {}
+    #: effects active at the start: ``{unit, effect: {...}}`` or ``{unit, name}``
+    effects: list[dict[str, Any]] = []
+
+    _homebrew_effects: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _start_effects: list[tuple[str, Any]] = PrivateAttr(default_factory=list)
+
+    @property
+    def homebrew_effects(self) -> dict[str, Any]:
+        return self._homebrew_effects
+
+    @property
+    def start_effects(self) -> list[tuple[str, Any]]:
+        return self._start_effects
 
     @property
     def pcs(self) -> str:
@@ -97,10 +112,12 @@ def _check_character(c: CharacterSpec, where: str, source: str) -> None:
             raise bad(f"items[{i}]", f"unknown item {item!r} (G-H02); known: {', '.join(terms.items)}")
     for i, sc in enumerate(c.spell_cards):
         if sc not in cat.spellcards:
-            raise bad(f"spell_cards[{i}]", f"unknown spell card {sc!r} (G-R21); known: {', '.join(cat.spellcards)}")
+            names = ", ".join(f"{k}={v.name}" for k, v in cat.spellcards.items())
+            raise bad(f"spell_cards[{i}]", f"unknown spell card {sc!r} (G-R21); known: {names}")
     for i, sp in enumerate(c.spells):
         if sp not in cat.spells:
-            raise bad(f"spells[{i}]", f"unknown spell {sp!r} (G-G22); known: {', '.join(cat.spells)}")
+            names = ", ".join(f"{k}={v.name}" for k, v in cat.spells.items())
+            raise bad(f"spells[{i}]", f"unknown spell {sp!r} (G-G22); known: {names}")
     if c.youdan_skill is not None:
         if c.youdan_skill not in terms.skills:
             raise bad("youdan_skill", f"unknown skill {c.youdan_skill!r}")
@@ -135,10 +152,45 @@ def _check_leader(enc: Encounter, lid: str, source: str) -> None:
                          source=source, field="leader")
 
 
+def _to_id(value: Any, table: Mapping[str, Any]) -> Any:
+    """A spell card or spell named by its Japanese name → its id (issue #8 §6)."""
+    if not isinstance(value, str) or value in table:
+        return value
+    return next((k for k, v in table.items() if value in _names(v.name)), value)
+
+
+def _names(name: str) -> tuple[str, ...]:
+    """A card's full name and its short forms: 霊符「夢想封印」 → 夢想封印; [睡眠術] → 睡眠術."""
+    short = name.split("「", 1)[1].rstrip("」") if "「" in name else name.strip("[]")
+    return (name, short)
+
+
+def by_ids(data: dict[str, Any]) -> dict[str, Any]:
+    """The encounter with every character's ``spell_cards``/``spells`` given by name turned
+    into ids (unknown names stay, and are refused with the names listed)."""
+    cat = catalog()
+
+    def fix(c: Any) -> Any:
+        if not isinstance(c, Mapping):
+            return c
+        c = dict(c)
+        for key, table in (("spell_cards", cat.spellcards), ("spells", cat.spells)):
+            if isinstance(c.get(key), list):
+                c[key] = [_to_id(v, table) for v in c[key]]
+        return c
+
+    if isinstance(data.get("characters"), list):
+        data["characters"] = [fix(c) for c in data["characters"]]
+    if isinstance(data.get("reinforcements"), list):
+        data["reinforcements"] = [{**r, "character": fix(r.get("character"))} if isinstance(r, Mapping) else r
+                                  for r in data["reinforcements"]]
+    return data
+
+
 def encounter_from_dict(data: Mapping[str, Any], source: str) -> Encounter:
     """Validate an encounter document (without ``system``/``script``)."""
     try:
-        enc = Encounter.model_validate(dict(data))
+        enc = Encounter.model_validate(by_ids(dict(data)))
     except ValidationError as exc:
         raise validation_error(exc, source) from None
     seen: set[str] = set()
@@ -161,4 +213,12 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> Encounter:
     if enc.options.simplified and enc.leader is None:
         raise InputError("G-R30: the simplified order needs 'leader': the id of an NPC", source=source,
                          field="leader")
+    unknown = sorted(set(enc.homebrew) - {"effects"})
+    if unknown:
+        raise InputError(f"unknown homebrew section(s) {unknown}; sengensyou homebrew: effects", source=source,
+                         field="homebrew")
+    from ikusa.systems.sengensyou.effects import encounter_effects
+
+    enc._homebrew_effects, enc._start_effects = encounter_effects(
+        enc.homebrew.get("effects"), enc.effects, [c.id for c in enc.characters], source)
     return enc

@@ -14,9 +14,11 @@ from ikusa.dice.source import DiceSource, ScriptedSource
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
+from ikusa.systems.sengensyou import rulings
 from ikusa.systems.sengensyou.character import Fighter, new_fighter
 from ikusa.systems.sengensyou.check import fixed_dice_value
 from ikusa.systems.sengensyou.checks_flow import PoolRoll, pool
+from ikusa.systems.sengensyou.effects import SengensyouFx, gm_pool
 from ikusa.systems.sengensyou.encounter import Encounter
 
 Flow = Generator[Decision, str, None]
@@ -50,6 +52,9 @@ class SengensyouState:
         self.dice: DiceSource = ScriptedSource([])
         self.out: list[Event] = []
         self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
+        #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
+        self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))
+        rulings.start_effects(self)
         self._flow: Flow = battle(self)
         self._pending: Decision | None = self._step(None)
 
@@ -68,12 +73,22 @@ class SengensyouState:
         out, self.out = self.out, []
         return out
 
+    def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
+        """A GM ruling (issue #8 §2; the ops are sengensyou/rulings.py's); refused → InputError."""
+        return rulings.apply_ruling(self, ruling, dice)
+
     def explain_illegal(self, action: str) -> RuleViolation:
         from ikusa.systems.sengensyou.legality import explain
 
         return explain(self, action)
 
     def summary(self) -> dict[str, Any]:
+        out = self._summary()
+        if self.fx.book.active:  # only then: plain battles keep their JSON byte for byte
+            out["effects"] = rulings.effects_summary(self)
+        return out
+
+    def _summary(self) -> dict[str, Any]:
         return {
             "characters": [
                 {"id": f.id, "name": f.name, "side": f.side, "hp": f.hp, "dp": f.dp, "dp_max": f.dp_max,
@@ -127,6 +142,8 @@ class SengensyouState:
 
     def check(self, f: Fighter, base: int, n: int, purpose: str) -> PoolRoll:
         """A dice-pool check by ``f`` (G-R01); NPCs use fixed values when G-R29 is on."""
+        if self.fx.busy:  # issue #8: effects, one-off modifiers, an overruled 達成値
+            return gm_pool(self, f, base, n, purpose)
         return pool(base, n, self.dice, purpose, fixed=self.uses_fixed_dice(f),
                     rounding=self.opt.fixed_roll_rounding, roller=f.id)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import ROW_JA, Fighter
+from ikusa.systems.sengensyou.effects import recovery_parts, tick_turn
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 
@@ -42,6 +43,8 @@ def battle(st: SengensyouState) -> Flow:
         if st.update_end():
             break
         yield from escape_contests(st)
+        if st.fx.book.active:  # issue #8: N-turn effects count down as the turn ends
+            tick_turn(st)
     yield from scene_end(st)
 
 
@@ -77,9 +80,13 @@ def turn_start(st: SengensyouState) -> Flow:
 def recover(st: SengensyouState, f: Fighter) -> None:
     """G-G03 / G-R06: DP回復数 (+2 after 待機), capped at DP最大値."""
     n = f.dp_recovery + f.wait_bonus
+    bonus = f" (待機 +{f.wait_bonus})" if f.wait_bonus else ""
+    if st.fx.book.active:  # issue #8: DP回復 effects; a condition stopping it (G-G03/G-G08)
+        add, text, stopped = recovery_parts(st, f)
+        n = 0 if stopped else max(0, n + add)
+        bonus += text + (" DP回復停止" if stopped else "")
     before = f.dp
     got = f.gain_dp(n, cap=st.opt.dp_cap_recovery)
-    bonus = f" (待機 +{f.wait_bonus})" if f.wait_bonus else ""
     st.emit("dp_recovery", "G-G03,G-R06",
             f"{f.name} DP回復 {f.dp_recovery}{bonus} → +{got} (DP {before}→{f.dp}/{f.dp_max})",
             who=f.id, recovery=n, gained=got, dp=f.dp)
