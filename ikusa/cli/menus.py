@@ -91,16 +91,36 @@ def grouped(decision: Decision, names: Mapping[str, str], hidden: set[str],
     return out
 
 
+def _variety(rows: list[tuple[int, Option]], n: int) -> list[tuple[int, Option]]:
+    """Up to ``n`` rows: the first of each kind of action (the key's verb) first, then the
+    rest in order; shown in the list's own order."""
+    seen: set[str] = set()
+    first: list[tuple[int, Option]] = []
+    for row in rows:
+        verb = row[1].key.split(":")[0]
+        if verb not in seen:
+            seen.add(verb)
+            first.append(row)
+    pick = first[:n]
+    for row in rows:
+        if len(pick) >= n:
+            break
+        if row not in pick:
+            pick.append(row)
+    return sorted(pick, key=lambda r: r[0])
+
+
 def short(groups: list[tuple[str, list[tuple[int, Option]]]], total: int) -> tuple[
         list[tuple[str, list[tuple[int, Option]]]], int]:
-    """The short menu: a few options per target; returns it and how many were left out."""
+    """The short menu: a few options per target (one of each kind first); returns it and
+    how many were left out."""
     if total <= FULL_BELOW:
         return groups, 0
     out = []
     shown = 0
     for label, rows in groups:
-        take = rows[:PER_GROUP] if label else rows[:SHORT_LIMIT]
-        take = take[:max(0, SHORT_LIMIT - shown)] or rows[:1]
+        room = max(1, SHORT_LIMIT - shown)
+        take = _variety(rows, min(PER_GROUP, room) if label else min(PER_GROUP + 2, room))
         out.append((label, take))
         shown += len(take)
     left = sum(len(r) for _, r in groups) - shown

@@ -427,26 +427,44 @@ class PlaySession:
         console.print(f"  saved {len(self.combat.record)} decisions to {escape(path)}")
         return True
 
+    def _automatic(self, w: Decision | DiceRequest | None) -> bool:
+        """A decision this terminal answers by itself (an AI unit's, or a forced one)."""
+        if not isinstance(w, Decision):
+            return False
+        return (self.combat.control.of(w.actor).is_ai or len(w.options) == 1
+                or only_declining_fate(w, self.all_fate))
+
     def _undo(self) -> None:
+        """Undo back to the last entry a person made (what the AI and the forced answers
+        did after it goes too, or they would redo it at once); every die is kept."""
         try:
-            entry = self.combat.undo()
+            undone = [self.combat.undo()]
+            while self.combat.record and self._automatic(self.combat.awaiting()):
+                undone.append(self.combat.undo())
         except IkusaError as exc:
             err_console.print(f"  {escape(str(exc))}")
             return
         self._shown_partial = self._shown_rolls = 0
-        kept = f" (dice kept: {', '.join(str(v) for v, _ in entry.dice)})" if entry.dice else ""
-        console.print(f"  undone: {escape(self.name(entry.actor))} {escape(entry.action)}{kept}")
+        for entry in undone:
+            kept = f" (dice kept: {', '.join(str(v) for v, _ in entry.dice)})" if entry.dice else ""
+            console.print(f"  undone: {escape(self.name(entry.actor))} {escape(entry.action)}{kept}")
         self.after_entry()
 
     def _redo(self) -> None:
-        try:
-            top = self.combat.redo_stack[-1] if self.combat.redo_stack else None
-            events = self.combat.redo()
-        except IkusaError as exc:
-            err_console.print(f"  {escape(str(exc))}")
-            return
-        if top is not None:
+        """Redo the last undone person's entry and what the AI and forced answers did after it."""
+        events: list[Event] = []
+        done = 0
+        while self.combat.redo_stack and (done == 0 or self._automatic(self.combat.awaiting())):
+            top = self.combat.redo_stack[-1]
+            try:
+                events += self.combat.redo()
+            except IkusaError as exc:
+                err_console.print(f"  {escape(str(exc))}")
+                break
+            done += 1
             console.print(f"  redone: {escape(self.name(top.actor))} {escape(top.action)}")
+        if not done and not self.combat.redo_stack:
+            err_console.print("  nothing to redo")
         self._entered(events)
 
     def _leave(self, why: str) -> None:

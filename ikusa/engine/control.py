@@ -259,9 +259,10 @@ class ControlTable:
         raise InputError(f"unknown side {side!r}{hint}; sides: {', '.join(self.sides)}", source=source, field=where)
 
     def resolve(self, who: str) -> str:
-        """A roller as a unit id: ids stay, a unique unit name becomes its id (fantasy rolls
-        name their roller by name), anything else is the GM's."""
-        if who in (GM, "") or who in self._ids():
+        """A roller as a unit id: ids (and sides: a side-wide decision such as maai's
+        count tie) stay, a unique unit name becomes its id (fantasy rolls name their roller
+        by name), anything else is the GM's."""
+        if who in (GM, "") or who in self._ids() or who in self.sides:
             return who or GM
         by_name = [u for u, n, _ in self.roster if n == who]
         return by_name[0] if len(by_name) == 1 else GM
@@ -275,7 +276,7 @@ class ControlTable:
         if actor in (GM, ""):
             return UnitControl("gm", self.spec.gm.dice or self.spec.default.dice or "auto")
         ctl = self.spec.default.over(UnitControl())
-        side = self.side_of(actor)
+        side = self.side_of(actor) or (actor if actor in self.sides else None)
         if side is not None:
             part = self.spec.sides.get(side)
             if part is not None:

@@ -168,3 +168,21 @@ def test_old_log_format_loads() -> None:
     c = Combat("toy", {}, ToyState)
     c.replay(entries_from_json(raw))
     assert c.state.summary()["hp"]["b"] == 0
+
+
+def test_a_ruling_while_dice_are_awaited_comes_first_and_the_action_waits_on() -> None:
+    c = table({"default": {"dice": "manual"}})
+    c.push("attack")
+    c.rule({"op": "note", "text": "before the roll"})
+    assert [e.kind for e in c.record] == ["ruling"]
+    assert isinstance(c.awaiting(), DiceRequest) and c.partial is not None and c.partial.action == "attack"
+    c.supply([4])
+    assert [e.kind for e in c.record] == ["ruling", "decision"] and c.state.summary()["hp"]["b"] == 1
+
+
+def test_a_terminal_dice_override_is_not_logged_but_who_typed_is() -> None:
+    c = table()
+    c.dice_override = "manual"
+    c.push("attack")
+    c.supply([2], by="GM")
+    assert c.to_json()["entries"] == [{"actor": "a", "action": "attack", "dice": [[2, 6, "GM"]]}]

@@ -21,7 +21,7 @@ from ikusa.engine.protocol import Decision
 from ikusa.engine.runner import load_encounter, load_log
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ["maai/duel.yaml", "maai/squad_battle.yaml", "sengensyou/spellcard_duel.yaml",
+EXAMPLES = ["maai/duel.yaml", "maai/count_example.yaml", "sengensyou/spellcard_duel.yaml",
             "fantasy/water_fight.yaml", "fantasy/cliff_ledge.yaml"]
 
 OPS = st.lists(st.sampled_from(["push", "push", "push", "push", "undo", "redo", "reroll", "control", "note"]),
