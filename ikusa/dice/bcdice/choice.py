@@ -19,7 +19,10 @@ answer ``項目数は100以下としてください`` (nothing rolled).
 
 Like BCDice the whole input is scanned (not only the first word), and scanning for the
 next comma may run past the closing bracket: ``choice[a,b] x,y`` is not a command.
-Whitespace is bcdice-js's (:data:`ikusa.dice.bcdice.lexer.WS`).
+Whitespace is bcdice-js's (:data:`ikusa.dice.bcdice.lexer.WS`).  One bcdice-js quirk is not
+copied: its StringScanner loses one character of the next item per extra whitespace character
+(``choice a  bcd`` picks from ``a`` and ``bc`` there); ikusa reads ``a`` and ``bcd``, as BCDice in
+Ruby does.
 """
 
 from __future__ import annotations
