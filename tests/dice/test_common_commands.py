@@ -14,7 +14,7 @@ from ikusa.dice.bcdice import roll_command
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource, ScriptedSource
 
-MODULES = ["arith", "fmt", "lexer", "__init__"]
+MODULES = ["arith", "fmt", "lexer", "original_table", "__init__"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -88,3 +88,26 @@ def test_full_width_space_is_a_separator() -> None:
     assert res is not None and res.text == "(2D6) ＞ 7[3,4] ＞ 7"
     res = ikusa.roll("x1\u30001D6", dice=[5])
     assert res is not None and res.text == "#1\n(1D6) ＞ 5"
+
+
+def test_choice_forms_bcdice_rejects_are_not_commands() -> None:
+    """A single item that is no range, a backwards range, more picks than items, choice0."""
+    for cmd in ("choice(a b)", "choice[a]", "choice a", "choice[F-A]", "choice3[a,b]", "choice0[a,b]"):
+        assert ikusa.roll(cmd, dice=[]) is None, cmd
+    res = ikusa.roll("choice2[a,b,c]", dice=[3, 1])
+    assert res is not None and res.text == "(choice2[a,b,c]) ＞ c, a" and res.dice == [(3, 3), (1, 2)]
+    res = ikusa.roll("Schoice2 a b c", dice=[2, 2])
+    assert res is not None and res.text == "(choice2 a b c) ＞ b c" and res.secret
+
+
+def test_original_table_checks_its_rows() -> None:
+    from ikusa.dice.bcdice.original_table import roll_table
+
+    d66s = "\n".join(f"{t}{o}:x{t}{o}" for t in range(1, 7) for o in range(t, 7))
+    res = roll_table(f"表\nD66S\n{d66s}", ScriptedSource([5, 2]))
+    assert res is not None and res.text == "表(25) ＞ x25" and res.dice == [(5, 6), (2, 6)]
+    res = roll_table("表\n2D2\n2:a\\nb\n3:c\n4:d", ScriptedSource([1, 1]))
+    assert res is not None and res.text == "表(2) ＞ a\nb"
+    assert roll_table("表\n2D2\n2:a\n4:d", ScriptedSource([1, 1])) is None  # row 3 missing
+    assert roll_table("表\n1D999999\n1:a", ScriptedSource([1])) is None
+    assert roll_table("表", ScriptedSource([])) is None
