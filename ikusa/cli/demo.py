@@ -83,7 +83,7 @@ def run_demo(seed: int) -> None:
 
     console.print(Rule("[bold]千幻抄[/] (003, BCDice Sengensyou): SGS and the dice-pool (DP) check"))
     _roll("sengensyou", "SGS+4+6", dice, "BCDice SGS: 3D6+mod, 16+ クリティカル, 5- ファンブル")
-    _roll("sengensyou", "SGS+2>=12", dice, "with a target ikusa judges 成功/失敗")
+    _roll("sengensyou", "SSGS+2", dice, "S = secret; as BCDice, SGS reads no target (DP does)")
     _roll("sengensyou", "DP3+7>=12", dice, "spend 3 DP: 判定値 7 + 3D6 (G-R01)")
     _roll("sengensyou", "DPF3+7>=12", dice, "GM fixed mode: 3 × 3.5 → 10 (G-R29, G-G30 floor)")
     console.print(odds("sengensyou", "DP3+7>=12").render())

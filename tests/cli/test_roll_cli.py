@@ -77,11 +77,15 @@ def test_unused_scripted_dice_are_an_error() -> None:
 
 
 def test_limits_are_clear_errors() -> None:
-    for cmd, words in (("201D6", "at most 200"), ("1D10001", "1..10000 sides"), ("x101 1D6", "1..100")):
+    """Over BCDice's per-roll limits BCDice answers (issue #10); over the 10,000-dice budget
+    of a command it is one clear error line."""
+    for cmd, out in (("201D6", "(201D6) ＞ 0"), ("1D10001", "(1D10001) ＞ 0"),
+                     ("x101 1D6", "繰り返し回数は1以上、100以下としてください")):
         r = runner.invoke(app, ["roll", cmd])
-        assert r.exit_code == 2, cmd
-        assert words in r.stderr, cmd
-        assert "Traceback" not in r.stderr + r.stdout
+        assert r.exit_code == 0 and r.stdout == out + "\n", cmd
+    r = runner.invoke(app, ["roll", "x100 101D6"])
+    assert r.exit_code == 2 and "at most 10000" in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
 
 
 def test_unknown_system_is_an_error() -> None:

@@ -1,4 +1,5 @@
-"""Issue #2 §2 abuse limits (ikusa.dice.bcdice.limits): clear IkusaErrors, never a hang."""
+"""Abuse limits (ikusa.dice.bcdice.limits): BCDice's answers over its per-roll limits
+(issue #10), clear IkusaErrors over the per-command budget, never a hang."""
 
 from __future__ import annotations
 
@@ -9,53 +10,65 @@ from ikusa import DiceError, InputError
 from ikusa.dice.source import RandomSource, ScriptedSource
 
 
-def test_at_most_200_dice_in_one_term() -> None:
+def _text(cmd: str, dice: list[int] | None = None) -> str:
+    res = ikusa.roll(cmd, dice=dice if dice is not None else [])
+    assert res is not None, cmd
+    return res.text
+
+
+def test_over_200_dice_in_one_roll_rolls_nothing() -> None:
+    """BCDice's roll_barabara: a roll of more than 200 dice (or fewer than 1) is no dice."""
     assert ikusa.roll("200D6", dice=RandomSource(1)) is not None
-    with pytest.raises(DiceError, match="at most 200"):
-        ikusa.roll("201D6", dice=RandomSource(1))
+    assert _text("201D6") == "(201D6) ＞ 0"
+    assert _text("500d6") == "(500D6) ＞ 0"
+    assert _text("201D") == "(201D6) ＞ 0"
+    assert _text("300B6") == "(300B6) ＞ "
+    assert _text("250R6[>=7]") == "(250R6[>=7]) ＞  ＞ 成功数0"
+    assert _text("(0-1)D6") == "(-1D6) ＞ 0"
 
 
-def test_at_most_200_dice_across_the_command() -> None:
-    """The budget is per command: 100D6+101D6 is 201 dice."""
-    with pytest.raises(DiceError, match="too many dice"):
-        ikusa.roll("100D6+101D6", dice=RandomSource(1))
-    with pytest.raises(DiceError, match="too many dice"):
-        ikusa.roll("150B6+51B6", dice=RandomSource(1))
-    with pytest.raises(DiceError, match="too many dice"):
-        ikusa.roll("101D66", dice=RandomSource(1))  # two d6 per d66 value
+def test_the_budget_is_10000_dice_per_command() -> None:
+    """Rolls of at most 200 add up (300 dice); a command draws at most 10,000 dice."""
+    res = ikusa.roll("100D6+100D6+100D6", dice=RandomSource(1))
+    assert res is not None and len(res.dice) == 300
+    res = ikusa.roll("x50 200D6", dice=RandomSource(1))
+    assert res is not None and len(res.dice) == 10_000
+    with pytest.raises(DiceError, match="at most 10000 dice"):
+        ikusa.roll("x51 200D6", dice=RandomSource(1))
+    with pytest.raises(DiceError, match="at most 10000 dice"):
+        ikusa.roll("5001D66", dice=RandomSource(1))  # two d6 per d66 value, no 200 cap (BCDice)
 
 
-def test_sides_limit() -> None:
+def test_sides_over_10000_show_zero_and_draw_nothing() -> None:
     assert ikusa.roll("1D10000", dice=[10000]) is not None
-    for cmd in ("1D10001", "2B10001", "1U10001[10000]", "1R10001[5]"):
-        with pytest.raises(DiceError, match="1..10000 sides"):
-            ikusa.roll(cmd, dice=RandomSource(1))
-    with pytest.raises(DiceError, match="sides"):
-        ikusa.roll("1D0", dice=RandomSource(1))
+    assert _text("1D10001") == "(1D10001) ＞ 0"
+    assert _text("2D10001") == "(2D10001) ＞ 0[0,0] ＞ 0"
+    assert _text("1D0") == "(1D0) ＞ 0"
+    assert _text("2U10001[5]") == "(2U10001[5]) ＞ 0,0 ＞ 0/0(最大/合計)"
+    assert _text("1R10001[5]") == "(1R10001[>=5]) ＞ 0 ＞ 成功数0"
 
 
 def test_exploding_dice_cannot_run_away() -> None:
-    """A d6 exploding on 2+ that keeps rolling 6: stopped at 200 dice drawn."""
+    """A d6 exploding on 2+ that keeps rolling 6: stopped at 10,000 dice drawn."""
     with pytest.raises(DiceError, match="too many dice"):
-        ikusa.roll("1U6[2]", dice=ScriptedSource([6] * 300))
+        ikusa.roll("1U6[2]", dice=ScriptedSource([6] * 10_001))
 
 
 def test_reroll_dice_cannot_run_away() -> None:
-    """``1R1[=1]`` rerolls every die forever in BCDice until its 10,000-loop cap."""
+    """``1R1[=1]`` rerolls every die forever: BCDice stops after 10,000 groups, and
+    ``2R1[=1]`` runs over the 10,000-dice budget (BCDice: TooManyRandsError)."""
+    res = ikusa.roll("1R1[=1]", dice=RandomSource(1))
+    assert res is not None and len(res.dice) == 10_000 and res.text.endswith("+ 1 ＞ 成功数0")
     with pytest.raises(DiceError, match="too many dice"):
-        ikusa.roll("1R1[=1]", dice=RandomSource(1))
+        ikusa.roll("2R1[=1]", dice=RandomSource(1))
 
 
-def test_repeat_limit() -> None:
+def test_repeat_count_answers_as_bcdice() -> None:
     assert ikusa.roll("x100 1D6", dice=RandomSource(1)) is not None
     for cmd in ("x101 1D6", "rep0 1D6", "repeat99999999999999 1D6"):
-        with pytest.raises(InputError, match="1..100"):
-            ikusa.roll(cmd, dice=RandomSource(1))
-
-
-def test_repeat_budget_is_per_repetition() -> None:
-    res = ikusa.roll("x2 150D6", dice=RandomSource(1))
-    assert res is not None and len(res.dice) == 300
+        assert _text(cmd) == "繰り返し回数は1以上、100以下としてください"
+    res = ikusa.roll("sx0 1D6", dice=[])
+    assert res is not None and res.secret
 
 
 def test_huge_numbers_are_refused() -> None:
@@ -68,6 +81,7 @@ def test_huge_numbers_are_refused() -> None:
 def test_long_chains_do_not_recurse() -> None:
     res = ikusa.roll("1D6" + "+1" * 5000, dice=[4])
     assert res is not None and res.text.endswith(" ＞ 5004")
+    assert _text("C(" + "-" * 5001 + "1)") == "c(" + "-" * 5001 + "1) ＞ -1"
 
 
 def test_deep_parentheses_are_not_a_command() -> None:
@@ -77,11 +91,15 @@ def test_deep_parentheses_are_not_a_command() -> None:
     assert ikusa.roll("-" * 5000 + "1D6", dice=[3]) is not None
 
 
-def test_negative_dice_count() -> None:
-    with pytest.raises(DiceError, match="negative"):
-        ikusa.roll("(0-1)D6", dice=RandomSource(1))
-
-
-def test_division_by_zero_outside_sum_dice_is_an_input_error() -> None:
+def test_division_by_zero() -> None:
+    """C() answers BCDice's message; elsewhere outside sum dice it is an InputError."""
+    assert _text("C(1/0)") == "c(1/0) ＞ ゼロ除算が発生したため計算できませんでした"
+    assert _text("C(1/0R)") == "c(1/0R) ＞ ゼロ除算が発生したため計算できませんでした"
     with pytest.raises(InputError, match="division by zero"):
         ikusa.roll("2B6>=1/0", dice=RandomSource(1))
+
+
+def test_choice_ranges_are_never_materialised() -> None:
+    assert _text("choice[1-1000]") == "項目数は100以下としてください"
+    assert _text("choice3[1-" + "9" * 5000 + "]") == "項目数は100以下としてください"
+    assert ikusa.roll("choice5[1-3]", dice=[]) is None

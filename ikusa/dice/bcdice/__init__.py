@@ -8,16 +8,17 @@
 * individual dice ``5B6>=4``, ``2B6+1B10`` (:mod:`.barabara`)
 * upper-limit dice ``3U6[6]``, ``4U6+1>=10@6`` (:mod:`.upper`)
 * reroll dice ``3R6>=4``, ``2R6[>3]>=5`` (:mod:`.reroll`)
-* ``choice[a,b]``, ``choice(a,b)``, ``choice a b`` (:mod:`.choice`)
+* ``choice[a,b]``, ``choice(a,b)``, ``choice a b``, ``choice2[a,b,c]``, ``choice[A-F]`` (:mod:`.choice`)
 * ``D66``/``D66A``/``D66D``/``D66N`` (:mod:`.d66`)
-* ``C(1+2*3)`` calculation, no dice (:mod:`.calc`)
+* ``C(1+2*3)`` calculation, no dice: ``c(1+2*3) ＞ 7`` (:mod:`.calc`)
 * tally dice ``5TY6``/``5TZ6`` (:mod:`.tally`)
 * ``x3 CMD``, ``rep3 CMD``, ``repeat3 CMD`` (:mod:`.repeat`)
 
 ``S`` before any command makes it secret; commands are case-insensitive; text after the
 first whitespace is a comment (except for ``choice a b c`` and repeats, which read on).
-Abuse limits are in :mod:`.limits`: going over one raises
-:class:`~ikusa.engine.errors.DiceError`/:class:`~ikusa.engine.errors.InputError`.
+The limits are BCDice's (:mod:`.limits`): over a per-roll limit the answer is BCDice's
+(``(500D6) ＞ 0``); over the 10,000-dice budget of a command, or over ikusa's own number
+limits, a :class:`~ikusa.engine.errors.DiceError`/:class:`~ikusa.engine.errors.InputError`.
 
 A game system reuses this as its fallback: ``roll_command(cmd, dice, evaluate=own)``
 makes ``x3 CMD`` repeat with the system's own evaluator ``own(cmd, dice)``.

@@ -136,37 +136,8 @@ def parse_unary(t: Tokens) -> Expr:
     while t.peek().kind in ("+", "-"):
         negations += t.peek().kind == "-"
         t.pos += 1
-    node = parse_power(t) if t.power else parse_term(t)
+    node = parse_term(t)
     return Neg(node) if negations % 2 else node
-
-
-@dataclass(frozen=True, slots=True)
-class Power:
-    """``base ^ exponent`` (calc only); a negative exponent or a result beyond
-    :data:`MAX_DIGITS` digits is an :class:`InputError`."""
-
-    base: Expr
-    exponent: Expr
-
-    def eval(self) -> int:
-        base, exponent = self.base.eval(), self.exponent.eval()
-        if exponent < 0:
-            raise InputError("negative exponent", source="<command>")
-        # the result has at least (bit_length(base) - 1) * exponent bits
-        if abs(base) > 1 and (abs(base).bit_length() - 1) * exponent > MAX_DIGITS * 10 // 3:
-            raise InputError(f"number too large (over 10^{MAX_DIGITS})", source="<command>")
-        return checked(base**exponent)
-
-
-def parse_power(t: Tokens) -> Expr:
-    """``power: term ^ power | term`` (right associative, iterative)."""
-    terms = [parse_term(t)]
-    while t.accept("^"):
-        terms.append(parse_term(t))
-    node = terms.pop()
-    while terms:
-        node = Power(terms.pop(), node)
-    return node
 
 
 def parse_term(t: Tokens) -> Expr:

@@ -1,7 +1,10 @@
 """The tokenizer shared by the lexer-based common commands (BCDice ``CommonCommand::Lexer``).
 
-Only the first word of the input is a command: text after the first run of ASCII
-whitespace is a comment (Ruby's ``split(" ", 2)``, which also skips leading whitespace).
+Only the first word of the input is a command: text after the first run of whitespace is
+a comment (BCDice's ``split(" ", 2)``, which also skips leading whitespace).  Whitespace is
+what bcdice-js (BCDice compiled to JavaScript, whose ``\\s`` it uses) counts as such:
+ASCII spaces plus the Unicode spaces, the full-width ``\\u3000`` among them, so
+``1D6\\u3000コメント`` rolls ``1D6`` as BCDice 4.9.0 does (:data:`WS`).
 Tokens are a run of ASCII digits (``NUM``), a run of ``<>!=`` (``CMP``, normalised with
 :func:`~ikusa.dice.bcdice.fmt.normalize_cmp`), or any other single character, ASCII
 letters upper-cased so commands are case-insensitive.
@@ -18,7 +21,11 @@ from dataclasses import dataclass
 from ikusa.dice.bcdice.fmt import normalize_cmp
 from ikusa.dice.bcdice.limits import MAX_DEPTH
 
-_ASCII_SPACE = re.compile(r"[ \t\n\v\f\r]+")
+#: the whitespace class of JavaScript's ``\\s`` (bcdice-js), as a regex character class
+WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+#: the characters :data:`WS` matches, for ``str.strip``
+WS_CHARS = "\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+_SPACE = re.compile(WS + "+")
 _TOKEN = re.compile(r"(?P<num>[0-9]+)|(?P<cmp>[<>!=]+)|(?P<ch>.)", re.DOTALL)
 
 
@@ -39,9 +46,13 @@ EOF = Token("EOF", "")
 
 
 def first_word(command: str) -> str:
-    """The command part of the input: up to the first ASCII whitespace, leading
-    whitespace skipped."""
-    parts = _ASCII_SPACE.split(command.lstrip(" \t\n\v\f\r"), maxsplit=1)
+    """The command part of the input: up to the first whitespace (:data:`WS`), leading
+    whitespace skipped.
+
+    >>> first_word("  1D6\u3000コメント"), first_word("")
+    ('1D6', '')
+    """
+    parts = _SPACE.split(command.lstrip(WS_CHARS), maxsplit=1)
     return parts[0] if parts else ""
 
 
@@ -66,8 +77,6 @@ class Tokens:
         self._toks = tokens
         self.pos = 0
         self.depth = 0
-        #: whether ``^`` (power) is an operator: only in ``C(...)`` (calc)
-        self.power = False
 
     @classmethod
     def of(cls, command: str) -> Tokens:

@@ -2,7 +2,7 @@
 
 The keyword (case-insensitive, optional ``S`` before it), a count, whitespace, then the
 command to repeat — evaluated that many times by the same evaluator (a game system's
-full command set when called from a system), each evaluation with its own dice budget.
+full command set when called from a system).
 
 Text, as BCDice: ``#1\\n(2D6) ＞ …\\n\\n#2\\n(2D6) ＞ …``.  ``secret`` is set when the
 repeat or any repeated result is secret.  Flags, as BCDice: a repeat sets no
@@ -10,11 +10,18 @@ success/failure/critical/fumble flag of its own; each repeated result (its own f
 dice) is in ``extra["results"]`` (``RollResult.to_json`` dicts), and ``dice`` lists all
 dice in order.
 
-Limits: the count must be 1..100 (:class:`InputError` otherwise; BCDice answers with the
-same message as text).  A repeat inside a repeat answers BCDice's
-``Repeatコマンドの重複はできません`` (ikusa also catches upper-case and ``S``-prefixed
-forms, which BCDice's check misses, so repeats never multiply).  When the repeated text
-is not a command at all the answer is ``繰り返し対象のコマンドが実行できませんでした (CMD)``.
+Checks, in BCDice's order: a repeat inside a repeat (``x3 x2 1D6``) answers
+``Repeatコマンドの重複はできません``; a count outside 1..100 answers
+``繰り返し回数は1以上、100以下としてください`` (both are answers, not errors, with the
+repeat's own ``secret``).  When the repeated text is not a command at all the answer is
+``繰り返し対象のコマンドが実行できませんでした (CMD)``.
+
+As in BCDice only a lower-case nested repeat is refused: ``x3 X3 1D6`` repeats a repeat.
+All repetitions of one command, nested ones included, draw from one 10,000-dice budget
+(:class:`~ikusa.dice.bcdice.tray.Budget`, BCDice's shared randomizer) and may run at most
+:data:`MAX_EVALUATIONS` evaluations (an ikusa limit: BCDice would run ``x100 X100 X100
+C(1)`` a million times), beyond which a :class:`~ikusa.engine.errors.DiceError` says so.
+Whitespace is bcdice-js's (:data:`ikusa.dice.bcdice.lexer.WS`).
 """
 
 from __future__ import annotations
@@ -22,16 +29,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ikusa.dice.bcdice.lexer import WS
 from ikusa.dice.bcdice.limits import MAX_REPEAT
+from ikusa.dice.bcdice.tray import budget
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource
-from ikusa.engine.errors import InputError
+from ikusa.engine.errors import DiceError
 
 #: how one repeated command is evaluated: (command, dice) -> result or None
 Evaluator = Callable[[str, DiceSource], RollResult | None]
 
-_HEAD = re.compile(r"(S)?(repeat|rep|x)([0-9]+)[ \t\n\v\f\r]+", re.IGNORECASE | re.ASCII)
-_NESTED = re.compile(r"S?(repeat|rep|x)[0-9]+", re.IGNORECASE | re.ASCII)
+#: repetitions of one command at most, nested repeats included: two levels of 100
+MAX_EVALUATIONS = MAX_REPEAT + MAX_REPEAT * MAX_REPEAT
+
+_HEAD = re.compile(rf"(S)?(repeat|rep|x)([0-9]+){WS}+", re.IGNORECASE)
+_NESTED = re.compile(r"(repeat|rep|x)[0-9]+")
+TOO_MANY = f"繰り返し回数は1以上、{MAX_REPEAT}以下としてください"
+NESTED = "Repeatコマンドの重複はできません"
 
 
 def parse(command: str) -> tuple[bool, int, str] | None:
@@ -50,13 +64,15 @@ def roll(command: str, dice: DiceSource, evaluate: Evaluator) -> RollResult | No
         return None
     secret, times, trailer = parsed
     if _NESTED.match(trailer):
-        return RollResult(text="Repeatコマンドの重複はできません", secret=secret, extra={"command": "repeat"})
+        return RollResult(text=NESTED, secret=secret, extra={"command": "repeat"})
     if times < 1 or times > MAX_REPEAT:
-        raise InputError(
-            f"繰り返し回数は1以上、{MAX_REPEAT}以下が指定可能です (repeat count must be 1..{MAX_REPEAT})",
-            source="<command>",
-        )
-    results = [evaluate(trailer, dice) for _ in range(times)]
+        return RollResult(text=TOO_MANY, secret=secret, extra={"command": "repeat"})
+    shared = budget(dice)
+    shared.evaluations += times
+    if shared.evaluations > MAX_EVALUATIONS:
+        raise DiceError(f"too many repetitions: at most {MAX_EVALUATIONS} evaluations in one command "
+                        "(repeats nested in repeats)")
+    results = [evaluate(trailer, shared) for _ in range(times)]
     if all(r is None for r in results):
         return RollResult(
             text=f"繰り返し対象のコマンドが実行できませんでした ({trailer})",

@@ -17,8 +17,9 @@ die kind: ``<=t`` needs t < sides, ``<t`` t <= sides, ``>=t`` t > 1, ``>t`` t >=
 
 Output ``(3R6[4]>=4) ＞ 5,2,6 + 4,1 + 3 ＞ 成功数3`` (groups joined by `` + ``;
 ``成功数0`` without a success comparison).  No success/failure flags (as BCDice).
-Every drawn die counts towards the 200-dice limit, so ``1R1[=1]`` is a
-:class:`DiceError`, never a hang (BCDice stops after 10,000 groups instead).
+At most :data:`REROLL_LIMIT` groups are rolled (BCDice's loop limit) and every drawn die
+counts towards the 10,000-dice budget of a command, so ``1R1[=1]`` is a
+:class:`DiceError`, never a hang (BCDice raises ``TooManyRandsError``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from ikusa.dice.bcdice.fmt import SEP, cmp_text, compare
 from ikusa.dice.bcdice.lexer import ParseFail, Token, Tokens, first_word
 from ikusa.dice.bcdice.tray import DiceTray
 from ikusa.dice.result import RollResult
+
+#: BCDice's ``REROLL_LIMIT``: groups rolled at most
+REROLL_LIMIT = 10_000
 
 INVALID = "条件が間違っています。2R6>=5 あるいは 2R6[5] のように振り足し目標値を指定してください。"
 
@@ -74,7 +78,7 @@ class Command:
         assert threshold is not None
         queue = deque(dice)
         groups: list[list[int]] = []
-        while queue:
+        while queue and len(groups) < REROLL_LIMIT:
             times, sides = queue.popleft()
             values = tray.roll(sides, times, f"{times}R{sides}")
             groups.append(values)

@@ -14,7 +14,8 @@ A ``+``/``-`` modifier (a sum of terms: ``-1+2`` is 1) is added to every die.
 Output: ``(4U6[6]+1) ＞ 5,2,11[6,5]+1 ＞ 12/21(最大/合計)`` (max of die+modifier / sum of
 dice plus the modifier once) or, with a comparison, ``＞ 成功数N`` counting dice whose
 sum+modifier meets it.  No success/failure flags (as BCDice).  Every drawn die counts
-towards the 200-dice limit, so a long explosion is a :class:`DiceError`, never a hang.
+towards the 10,000-dice budget of a command, so a long explosion is a :class:`DiceError`,
+never a hang.
 """
 
 from __future__ import annotations
@@ -57,8 +58,6 @@ class Command:
             return RollResult(text=f"{head}{SEP}{INVALID}", secret=self.secret, extra={"command": "upper"})
         rolls: list[list[int]] = []
         for times, sides in dice:
-            if times < 0:
-                tray.roll(sides, times)  # raises the clear DiceError
             for _ in range(times):
                 chain = [tray.roll_once(sides, f"{times}U{sides}[{threshold}]")]
                 while chain[-1] >= threshold:

@@ -7,11 +7,11 @@ BCDice's exactly::
     SGS      → (3D6) ＞ 8[4,1,3] ＞ 8
     SGS+4+6  → (3D6+10) ＞ 16[5,5,6] ＞ 16+10 ＞ 26 ＞ クリティカル   (critical)
 
-BCDice's parser accepts a comparison (``SGS+2>=12``) but its Sengensyou ignores it.  ikusa
-judges it instead (an extension, never a silent drop): the echo keeps the target and
-``成功``/``失敗`` follows, flags success/failure set; クリティカル/ファンブル stay the
-natural-roll labels and flags as in BCDice (no automatic success is assumed: 003 has no
-critical rule).
+``SGS`` is read exactly as BCDice 3.16.1 reads it (issue #10): the first word of the input
+(bcdice-js whitespace, no full-width folding), case-insensitive, a modifier and no
+comparison — BCDice's parser refuses one (``restrict_cmp_op_to(nil)``), so ``SGS+2>=12`` is
+not a command, as in BCDice.  A judged check against a target is ikusa's own ``DP`` below
+(``DP3+2>=12`` rolls the same 3D6 + 2).
 
 ``DP<n>[+判定値][cmp TN]`` — the dice-pool check of 003 (G-R01, G-H03): spend n DP, roll nD6,
 達成値 = 判定値 + dice.  ``DP3+7>=12`` → ``(DP3+7>=12) ＞ 3D6+7 ＞ 10[4,1,5]+7 ＞ 17 ＞ 成功``.
@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ikusa.dice.bcdice.lexer import first_word
 from ikusa.dice.result import RollResult
 from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import InputError
@@ -57,6 +58,7 @@ from ikusa.systems.sengensyou.check import (
 SYSTEM_ID = "sengensyou"
 
 _CMP = r"(?:(?P<op>>=|<=|<>|!=|==|>|<|=)(?P<tn>" + ARITH + r"+))?"
+#: ``SGS[+mod][cmp TN]``: the roll reads no comparison (BCDice); ``ikusa odds`` prices one
 SGS_RE = re.compile(rf"^SGS(?P<mod>(?:[-+]{ARITH}*)?){_CMP}$")
 DP_RE = re.compile(rf"^DP(?P<fixed>F)?(?P<n>[0-9]+)(?P<mod>(?:[-+]{ARITH}*)?){_CMP}$")
 #: what a user means as a DP check even when the rest is malformed (``DP-1``, ``DP``, ``DPx``)
@@ -67,12 +69,12 @@ def roll_command(command: str, dice: DiceSource, *,
                  fixed_rounding: FixedRounding = DEFAULT_FIXED_ROUNDING) -> RollResult | None:
     """``SGS`` and ``DP`` checks, else the common BCDice commands.  ``fixed_rounding`` is
     G-G30's ``gm.fixed_roll_rounding`` for ``DPF`` (default ``"floor"``)."""
+    _w, secret, m = strip_secret(first_word(command).upper(), SGS_RE)
+    if m is not None and m.group("op") is None:
+        return _sgs(m, dice, secret)
     word, _comment = split_command(command)
     if not word:
         return None
-    _w, secret, m = strip_secret(word, SGS_RE)
-    if m is not None:
-        return _sgs(m, dice, secret)
     _w, secret, m = strip_secret(word, DP_RE)
     if m is not None:
         return _dp(m, dice, secret, fixed_rounding)
@@ -94,12 +96,11 @@ def _cmp_text(op: str | None, target: int | None) -> str:
 
 def _sgs(m: re.Match[str], dice: DiceSource, secret: bool) -> RollResult:
     modifier = eval_int(m.group("mod"))
-    op, target = _target(m)
     values = dice.roll(6, SGS_DICE, "SGS 3D6")
     natural = sum(values)
     total = natural + modifier
     critical, fumble = sgs_critical(natural), sgs_fumble(natural)
-    parts = [f"(3D6{format_modifier(modifier)}{_cmp_text(op, target)})", f"{natural}[{','.join(map(str, values))}]"]
+    parts = [f"(3D6{format_modifier(modifier)})", f"{natural}[{','.join(map(str, values))}]"]
     if modifier != 0:
         parts.append(f"{natural}{format_modifier(modifier)}")
     parts.append(str(total))
@@ -107,17 +108,11 @@ def _sgs(m: re.Match[str], dice: DiceSource, secret: bool) -> RollResult:
         parts.append("クリティカル")
     elif fumble:
         parts.append("ファンブル")
-    result = RollResult(text="", secret=secret, critical=critical, fumble=fumble, dice=[(v, 6) for v in values])
-    if op is not None and target is not None:
-        ok = compare(total, op, target)
-        parts.append("成功" if ok else "失敗")
-        result.success, result.failure = ok, not ok
-    result.text = " ＞ ".join(parts)
-    result.extra = {
-        "system": SYSTEM_ID, "check": "SGS", "dice": values, "natural": natural, "modifier": modifier,
-        "total": total, "cmp": op, "target": target, "critical": critical, "fumble": fumble, "warnings": [],
-    }
-    return result
+    return RollResult(
+        text=" ＞ ".join(parts), secret=secret, critical=critical, fumble=fumble, dice=[(v, 6) for v in values],
+        extra={"system": SYSTEM_ID, "check": "SGS", "dice": values, "natural": natural, "modifier": modifier,
+               "total": total, "critical": critical, "fumble": fumble, "warnings": []},
+    )
 
 
 def _dp(m: re.Match[str], dice: DiceSource, secret: bool, rounding: FixedRounding) -> RollResult:

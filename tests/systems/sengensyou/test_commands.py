@@ -47,14 +47,13 @@ def test_sgs_boundaries_15_and_6_are_plain() -> None:
     assert roll("SGS", 1, 2, 3).text == "(3D6) ＞ 6[1,2,3] ＞ 6"
 
 
-def test_sgs_comparison_is_judged() -> None:
-    r = roll("SGS+2>=12", 4, 1, 3)
-    assert r.text == "(3D6+2>=12) ＞ 8[4,1,3] ＞ 8+2 ＞ 10 ＞ 失敗" and r.failure and not r.success
-    r = roll("SGS+2>=12", 5, 5, 6)
-    assert r.text == "(3D6+2>=12) ＞ 16[5,5,6] ＞ 16+2 ＞ 18 ＞ クリティカル ＞ 成功"
-    assert r.success and r.critical
-    assert roll("SGS>10", 4, 3, 3).failure  # 10 > 10 is false
-    assert roll("SGS<=10", 4, 3, 3).success
+def test_sgs_reads_no_comparison_as_bcdice() -> None:
+    """BCDice 3.16.1 refuses a comparison after SGS (issue #10): not a command, no die
+    drawn; the judged 3D6 check is ikusa's own DP3."""
+    for cmd in ("SGS+2>=12", "SGS>10", "SGS<=10"):
+        assert roll_command(cmd, ScriptedSource([])) is None
+    r = roll("DP3+2>=12", 5, 5, 6)
+    assert r.text == "(DP3+2>=12) ＞ 3D6+2 ＞ 16[5,5,6]+2 ＞ 18 ＞ 成功" and r.success
 
 
 def test_secret_prefix() -> None:
