@@ -94,7 +94,7 @@ class TestRands:
             raise _Fail(400, {"ok": False, "reason": f"{TEST_RANDS_HEADER} must be [[value, sides], …]"})
         return cls([(v, s) for v, s in raw])
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
         out = []
         for _ in range(count):
             if self.pos >= len(self.rands):

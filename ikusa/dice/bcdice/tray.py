@@ -29,7 +29,7 @@ class Budget:
             raise DiceError(f"too many dice: at most {self.limit} dice in one command "
                             f"(already drew {self.used}, asked for {count} more)")
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
         self.reserve(count)
         values = list(self.inner.roll(sides, count, purpose))
         self.used += len(values)
@@ -48,7 +48,7 @@ class DiceTray:
         self.source = budget(source)
         self.drawn: list[Die] = []
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
         """``count`` dice of ``sides`` faces, in order (BCDice's ``roll_barabara``): no die
         at all for a count outside 1..200, a 0 for each die of sides outside 1..10,000."""
         self.source.reserve(count)
