@@ -24,6 +24,7 @@ def main() -> None:
 
 for module in (roll, odds, fight, sim, rules, demo, serve):
     module.register(app)
+__import__("ikusa.cli.lab").cli.lab.register(app)  # `ikusa lab` (issue #11)
 
 
 if __name__ == "__main__":  # pragma: no cover
