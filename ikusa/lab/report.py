@@ -90,15 +90,13 @@ def _fmt(c: Any) -> str:
 
 def _series(artist: Any, name: str) -> None:
     """Give a plotted series (a line, an errorbar container, a bar container) an SVG id."""
-    parts = getattr(artist, "lines", None)
-    if isinstance(artist, tuple) or parts is not None:
-        first = artist[0] if isinstance(artist, tuple) else artist.lines[0]
-        first.set_gid(f"series-{name}")
-        return
     patches = getattr(artist, "patches", None)
-    if patches is not None:
+    if patches is not None:  # a bar container: every bar
         for i, p in enumerate(patches):
             p.set_gid(f"series-{name}-{i}")
+        return
+    if isinstance(artist, tuple):  # an errorbar container: its data line
+        artist[0].set_gid(f"series-{name}")
         return
     artist.set_gid(f"series-{name}")
 
