@@ -31,7 +31,7 @@ from ikusa.lab.stats import Sprt, paired_difference
 from ikusa.lab.sweep import merged
 
 #: the SPRT is evaluated after every this many chunks (200 battle pairs)
-SPRT_BATCH = 4
+SPRT_BATCH = 10
 
 
 def sprt_plan(test: Sprt, max_battles: int) -> Callable[[Done], dict[int, ChunkPlan]]:

@@ -149,19 +149,18 @@ def run_job(points: list[Point], plan: Plan, executor: Executor, store: Store,
             progress(have, total)
         if not missing:
             break
-        if not timed:  # no speed known yet: run one chunk here and time it
-            first = missing.pop(0)
-            base = tasks[first[0]]
-            res = run_task(Task(first[0], base.variants, base.root, ((first[1], first[2]),), base.focus,
-                                base.independent))
-            store.append(res)
-            for r in res:
-                done[(r.point, r.chunk)] = r.data
-                timed.append((r.seconds, first[2]))
-            ran += first[2]
-            have += first[2]
-            if progress is not None:
-                progress(have, total)
+        if not timed:  # no speed known yet: one chunk per worker first, timed
+            probe, missing = missing[:executor.workers], missing[executor.workers:]
+            for res in executor.run(run_task, _group(probe, tasks, float("inf"), executor.workers)):
+                store.append(res)
+                for r in res:
+                    done[(r.point, r.chunk)] = r.data
+                    n = wanted[r.point][r.chunk]
+                    timed.append((r.seconds, n))
+                    ran += n
+                    have += n
+                if progress is not None:
+                    progress(have, total)
             if not missing:
                 continue
         spb = sum(s for s, _ in timed) / max(1, sum(n for _, n in timed))

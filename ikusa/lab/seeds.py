@@ -18,7 +18,7 @@ from ikusa.lab.aggregate import Aggregate, Paired
 from ikusa.lab.battle import Player, Variant
 
 #: battles per seeding chunk
-CHUNK = 50
+CHUNK = 20
 #: xor-ed into a battle seed for variant B of an *unpaired* comparison (independent dice)
 INDEPENDENT = 0x9E3779B97F4A7C15
 

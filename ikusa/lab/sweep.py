@@ -31,7 +31,7 @@ from ikusa.lab.seeds import CHUNK, Task
 from ikusa.lab.stats import half_width_ok
 
 #: chunks added per round while a point is not precise enough (1,000 battles)
-PRECISION_BATCH = 20
+PRECISION_BATCH = 50
 
 
 @dataclass(frozen=True, slots=True)

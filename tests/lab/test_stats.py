@@ -101,7 +101,8 @@ def _agg(wins: dict[str, int], battles: int) -> dict[str, object]:
 def test_precision_stopping_stops_at_the_first_precise_batch() -> None:
     """Chunks whose win counts make the half-width fall below 0.02 only at 2,000 battles."""
     plan = precision_plan(points=1, target=0.02, max_battles=50_000)
-    per_chunk = {"A": 30, "B": 20}  # p = 0.6: half-width 0.030 at 1,000, 0.021 at 2,000, 0.0175 at 3,000
+    # p = 0.6: half-width 0.030 at 1,000, 0.021 at 2,000, 0.0175 at 3,000
+    per_chunk = {"A": 3 * CHUNK // 5, "B": CHUNK - 3 * CHUNK // 5}
     done: Done = {}
     assert sorted(plan(done)[0]) == list(range(PRECISION_BATCH))
     steps = []
@@ -119,5 +120,6 @@ def test_precision_stopping_stops_at_the_first_precise_batch() -> None:
 
 def test_precision_stops_at_the_cap() -> None:
     plan = precision_plan(points=1, target=0.001, max_battles=1500)
-    done: Done = {(0, c): {"agg": _agg({"A": 25, "B": 25}, CHUNK)} for c in range(40)}
+    even = {"A": CHUNK // 2, "B": CHUNK - CHUNK // 2}
+    done: Done = {(0, c): {"agg": _agg(even, CHUNK)} for c in range(1500 // CHUNK)}
     assert len(plan(done)[0]) * CHUNK == 1500
