@@ -28,7 +28,7 @@ from ikusa.lab.jobs import MAX_BATTLES, ChunkPlan, Done, JobRun, Point, Store, f
 from ikusa.lab.results import csv_text, point_json, point_row, sides_of, units_of, write_results
 from ikusa.lab.seeds import CHUNK, Task
 from ikusa.lab.stats import Sprt, paired_difference
-from ikusa.lab.sweep import merged
+from ikusa.lab.sweep import _length_unit, merged
 
 #: the SPRT is evaluated after every this many chunks (200 battle pairs)
 SPRT_BATCH = 10
@@ -139,7 +139,7 @@ def write_compare(out: Path, a: Variant, b: Variant, run: JobRun, focus: str, se
                     "a": {"source": a.source, "set": list(a.overrides), "ai": a.policies.names()},
                     "b": {"source": b.source, "set": list(b.overrides), "ai": b.policies.names()},
                     "chunk": CHUNK, "independent_dice": independent},
-        "sides": sides, "comparison": diff,
+        "sides": sides, "comparison": diff, "length_unit": _length_unit(a),
         "points": [{"variant": "A", **point_json(agg_a, sides)}, {"variant": "B", **point_json(agg_b, sides)}],
         "timing": {"seconds": round(run.seconds, 3), "cpu_seconds_here": round(run.cpu_seconds, 3),
                    "battles_run": run.battles_run, "chunks_resumed": run.resumed_chunks},

@@ -319,7 +319,7 @@ def compare_report(out: Path, doc: dict[str, Any]) -> Path:
         ax.legend(fontsize=8)
         ax.set_title(f"SPRT: {t['decision'] or 'undecided'}")
         page.figure("sprt", "SPRT trace: the log-likelihood ratio after every batch, with Wald's bounds.", fig)
-    _length_plots(page, points, "rounds")
+    _length_plots(page, points, doc.get("length_unit", "rounds"))
     _unit_plot(page, points)
     page.table("Paired difference", ["focus", "pairs", "A wins", "B wins", "B − A", "95 % low", "95 % high",
                                      "variance ÷", "B better", "A better"],
