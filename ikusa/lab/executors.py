@@ -63,7 +63,8 @@ class ProcessExecutor:
         self.workers = workers
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["ikusa.lab.seeds"])
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init,
+                                         initargs=(os.getpid(),))
 
     def run(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         from concurrent.futures import as_completed
@@ -80,11 +81,24 @@ class ProcessExecutor:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which keeps the finished chunks and stops them."""
+def _worker_init(parent: int) -> None:
+    """Workers leave Ctrl-C to the parent, which keeps the finished chunks and stops them; and
+    they stop by themselves when the parent is gone (killed), instead of burning on."""
     import signal
+    import threading
+    import time
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(parent, 0)
+            except OSError:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 class DaskExecutor:
