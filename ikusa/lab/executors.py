@@ -21,7 +21,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
-from ikusa.engine.errors import InputError
+from ikusa.engine.errors import IkusaError, InputError
 
 
 class Executor(Protocol):
@@ -68,11 +68,17 @@ class ProcessExecutor:
 
     def run(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         from concurrent.futures import as_completed
+        from concurrent.futures.process import BrokenProcessPool
 
         futures = [self._pool.submit(fn, t) for t in tasks]
         try:
             for f in as_completed(futures):
-                yield f.result()
+                try:
+                    yield f.result()
+                except BrokenProcessPool:
+                    raise IkusaError("a worker process died (killed, out of memory, or another ikusa version "
+                                     "installed meanwhile); the finished chunks are kept: run again with "
+                                     "--resume") from None
         finally:
             for f in futures:
                 f.cancel()
