@@ -29,9 +29,9 @@ from ikusa.lab.seeds import Task
 ROOT = Path(__file__).resolve().parent.parent / "examples"
 DUEL = ROOT / "maai" / "duel.yaml"
 SEARCH_CASES = [
-    (ROOT / "maai" / "duel.yaml", "味方", 100),
-    (ROOT / "fantasy" / "water_fight.yaml", "party", 20),
-    (ROOT / "sengensyou" / "spellcard_duel.yaml", "reimu_side", 8),
+    (ROOT / "maai" / "duel.yaml", "味方", 100, 3),
+    (ROOT / "fantasy" / "water_fight.yaml", "party", 20, 1),
+    (ROOT / "sengensyou" / "spellcard_duel.yaml", "reimu_side", 8, 1),
 ]
 
 
@@ -110,9 +110,9 @@ def main(argv: list[str]) -> None:
         print(f"  {name:32s} {rate:8.0f} battles/s  ×{rate / base:4.2f}  (wall {wall:5.1f} s with start-up)")
     print("  target: ×1.80 on 2 workers with processes")
     print("search policy (flat Monte Carlo, greedy rollouts), CPU time:")
-    for path, side, budget in SEARCH_CASES:
+    for path, side, budget, runs in SEARCH_CASES:
         replay, deep, n = clone_costs(path)
-        per, greedy_ms, sims, how = search_cost(path, side, budget)
+        per, greedy_ms, sims, how = search_cost(path, side, budget, runs)
         deep_s = f"{deep:.2f} ms" if deep is not None else "impossible"
         print(f"  {path.parent.name}/{path.name}: search:{budget} {per:8.1f} ms per decision ({sims} simulations, "
               f"{how}); a whole greedy battle {greedy_ms:.1f} ms; clone at mid-battle ({n // 2} of {n} decisions): "
