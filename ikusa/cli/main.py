@@ -29,6 +29,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("rules", "ikusa.cli.rules"),
     ("demo", "ikusa.cli.demo"),
     ("serve", "ikusa.cli.serve"),
+    ("lab", "ikusa.cli.lab"),
 ]
 
 #: settings every sub-command is built with (those of :data:`app`)

@@ -29,17 +29,18 @@ def sim_cmd(
                      "(repeatable; the value is read as YAML)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Worker processes (default: every core; "
+                                                "the results are identical to --workers 1).")] = None,
 ) -> None:
     """Run an encounter many times and report who wins (a rule change's effect on balance)."""
-    from ikusa.lab.simulate import prepare, simulate
+    from ikusa.lab.simulate import simulate_parallel
 
     with user_errors():
-        loaded = prepare(file, overrides or [])
         with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=err_console, transient=True, disable=as_json) as bar:
             task = bar.add_task("sim", total=battles)
-            report = simulate(loaded, battles, seed=seed, ai=ai,
-                              progress=lambda n: bar.update(task, completed=n))
+            report = simulate_parallel(file, overrides or [], battles, seed=seed, ai=ai, workers=workers,
+                                       progress=lambda n: bar.update(task, completed=n))
     if as_json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
         return

@@ -66,6 +66,10 @@ def resolve_system(doc: EncounterDoc, field: str = "system") -> SystemModule:
 
 def policy_for(module: SystemModule, name: str) -> Policy:
     """The AI policy called ``name`` (case-insensitive: ``Greedy`` = ``greedy``)."""
+    if name.strip().lower().partition(":")[0] == "search":  # the lab's search policy (issue #11)
+        from ikusa.lab.policies import make_policy
+
+        return make_policy(module, name)
     by_lower = {k.lower(): f for k, f in module.POLICIES.items()}
     try:
         factory = by_lower[name.strip().lower()]
@@ -98,6 +102,8 @@ def run_ai(combat: Combat, policies: dict[str, Policy] | Policy, rng: random.Ran
            dice: DiceSource, max_decisions: int = MAX_DECISIONS) -> None:
     """Let AI policies decide until the combat ends.  ``policies`` maps actor ids (or
     ``"*"``) to policies, or is one policy for everybody."""
+    for pol in policies.values() if isinstance(policies, dict) else (policies,):
+        getattr(pol, "bind", lambda c: None)(combat)  # search plays on clones of this combat
     n = 0
     while True:
         decision = combat.pending()

@@ -1,0 +1,123 @@
+"""The balance lab's speed: battles/s of one ``ikusa lab sweep`` point on 1 and 2 worker
+processes and on a Dask LocalCluster (2 workers), all in the same run, with the speed-up over
+one worker (target ≥ 1.8× on 2 workers with processes); and the search policy's cost per
+decision in every system, beside the greedy policy's whole-battle cost and both ways of cloning a
+state (replaying the record, ``copy.deepcopy``).
+
+Run: ``python -m bench.bench_lab [BATTLES] [--repeat R]`` (default 3,000 maai duels, 2 rounds,
+interleaved; the best round of each backend is printed, the machine being shared).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ikusa.engine.runner import load_encounter, policy_for
+from ikusa.lab.battle import Player, Variant
+from ikusa.lab.crn import CrnSource
+from ikusa.lab.executors import make_executor
+from ikusa.lab.jobs import Point, Store, fixed_chunks, run_job
+from ikusa.lab.policies import PolicySpec
+from ikusa.lab.search import SearchPolicy, replay_state
+from ikusa.lab.seeds import Task
+
+ROOT = Path(__file__).resolve().parent.parent / "examples"
+DUEL = ROOT / "maai" / "duel.yaml"
+SEARCH_CASES = [
+    (ROOT / "maai" / "duel.yaml", "味方", 100, 3),
+    (ROOT / "fantasy" / "water_fight.yaml", "party", 20, 1),
+    (ROOT / "sengensyou" / "spellcard_duel.yaml", "reimu_side", 8, 1),
+]
+
+
+def battles_per_second(workers: int, dask: str | None, battles: int) -> tuple[float, float]:
+    """(battles/s over the job, seconds including the executor's start-up)."""
+    t_start = time.perf_counter()
+    ex = make_executor(workers, dask)
+    try:
+        variant = Variant.read(DUEL)
+        task = Task(0, (variant,), 20261129, ())
+        chunks = fixed_chunks(battles)
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store(Path(tmp), {"bench": workers, "dask": dask}, resume=False)
+            run = run_job([Point(0, (), task)], lambda done: {0: chunks}, ex, store)
+    finally:
+        ex.close()
+    return battles / run.seconds, time.perf_counter() - t_start
+
+
+def clone_costs(path: Path) -> tuple[float, float | None, int]:
+    """(replay ms, deepcopy ms or None, decisions) at the middle of a greedy battle."""
+    loaded = load_encounter(path)
+    combat = loaded.new_combat()
+    greedy = policy_for(loaded.module, "greedy")
+    dice, rng = CrnSource(3), random.Random(3)
+    while (d := combat.pending()) is not None:
+        combat.push(greedy.choose(combat.state, d, rng), dice)
+    n = len(combat.record)
+    while len(combat.record) > n // 2:
+        combat.pop()
+    t = time.process_time()
+    for _ in range(10):
+        replay_state(combat._new_state, combat.record)
+    replay = (time.process_time() - t) / 10 * 1e3
+    try:
+        t = time.process_time()
+        for _ in range(10):
+            copy.deepcopy(combat.state)
+        deep: float | None = (time.process_time() - t) / 10 * 1e3
+    except (TypeError, copy.Error):
+        deep = None
+    return replay, deep, n
+
+
+def search_cost(path: Path, side: str, budget: int, battles: int = 2) -> tuple[float, float, int, str]:
+    """(ms per searched decision, ms per greedy battle, simulations per decision, clone method)."""
+    greedy_player = Player(Variant.read(path))
+    t = time.process_time()
+    for s in range(battles):
+        greedy_player.fight(1000 + s)
+    greedy_ms = (time.process_time() - t) / battles * 1e3
+    player = Player(Variant.read(path, (), PolicySpec.parse([f"{side}=search:{budget}"])))
+    pol = player.policies[side]
+    assert isinstance(pol, SearchPolicy)
+    t = time.process_time()
+    for s in range(battles):
+        player.fight(1000 + s)
+    spent = time.process_time() - t
+    per_decision = spent / max(1, pol.decisions) * 1e3
+    return per_decision, greedy_ms, pol.simulations // max(1, pol.decisions), pol.copier or "?"
+
+
+def main(argv: list[str]) -> None:
+    battles = int(argv[0]) if argv and argv[0].isdigit() else 3000
+    repeat = int(argv[argv.index("--repeat") + 1]) if "--repeat" in argv else 2
+    print(f"lab sweep point: {battles} greedy maai duels ({DUEL.name}), best of {repeat} interleaved rounds")
+    best: dict[str, tuple[float, float]] = {}
+    for _ in range(repeat):
+        for name, workers, dask in (("1 worker", 1, None), ("2 workers (processes)", 2, None),
+                                    ("Dask LocalCluster, 2 workers", 2, "local")):
+            rate, wall = battles_per_second(workers, dask, battles)
+            if name not in best or rate > best[name][0]:
+                best[name] = (rate, wall)
+    base = best["1 worker"][0]
+    for name, (rate, wall) in best.items():
+        print(f"  {name:32s} {rate:8.0f} battles/s  ×{rate / base:4.2f}  (wall {wall:5.1f} s with start-up)")
+    print("  target: ×1.80 on 2 workers with processes")
+    print("search policy (flat Monte Carlo, greedy rollouts), CPU time:")
+    for path, side, budget, runs in SEARCH_CASES:
+        replay, deep, n = clone_costs(path)
+        per, greedy_ms, sims, how = search_cost(path, side, budget, runs)
+        deep_s = f"{deep:.2f} ms" if deep is not None else "impossible"
+        print(f"  {path.parent.name}/{path.name}: search:{budget} {per:8.1f} ms per decision ({sims} simulations, "
+              f"{how}); a whole greedy battle {greedy_ms:.1f} ms; clone at mid-battle ({n // 2} of {n} decisions): "
+              f"replay {replay:.2f} ms, deepcopy {deep_s}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
