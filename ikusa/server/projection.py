@@ -80,6 +80,8 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
             uv = dict(u)
         else:
             uv = {k: u[k] for k in PUBLIC_UNIT_FIELDS if k in u}
+        if not gm and state.hidden:  # e.g. maai 心府 lists: no trace of a hidden unit
+            uv = {k: [x for x in v if x not in state.hidden] if isinstance(v, list) else v for k, v in uv.items()}
         uv["controller"] = c.controller if (gm or c.player is not None) else "gm"
         if gm or mine:
             uv["dice"] = c.dice
@@ -128,8 +130,11 @@ def _pending(state: TableState, principal: Principal) -> dict[str, Any] | None:
         if not _visible(state, principal, req.roller):
             return {"kind": "dice", "roller": None, "sides": req.sides, "count": req.count, "purpose": "",
                     "typed": [], "may_answer": False}
+        purpose = req.purpose
+        if not principal.is_gm and any(u in purpose or state.names.get(u, u) in purpose for u in state.hidden):
+            purpose = f"{state.names.get(req.roller, req.roller)} の判定"
         return {"kind": "dice", "roller": req.roller, "roller_name": state.names.get(req.roller, req.roller),
-                "sides": req.sides, "count": req.count, "purpose": req.purpose,
+                "sides": req.sides, "count": req.count, "purpose": purpose,
                 "typed": [{"value": v, "sides": s, "by": by} for v, s, by in req.typed], "may_answer": answer}
     d = state.decision()
     if d is None:

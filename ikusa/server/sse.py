@@ -36,9 +36,15 @@ Render = Callable[[dict[str, Any], Principal], list[ServerSentEvent]]
 POLL = 10.0
 
 
+def dumps(data: Any) -> str:
+    """Compact JSON with ``<``, ``>`` and ``&`` as ``\\u`` escapes: safe even inside an HTML page."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def render_json(view: dict[str, Any], principal: Principal) -> list[ServerSentEvent]:
     """The JSON API's renderer: one ``view`` event with the whole view."""
-    return [ServerSentEvent(raw_data=json.dumps(view, ensure_ascii=False, separators=(",", ":")),
+    return [ServerSentEvent(raw_data=dumps(view),
                             event="view", id=str(view["version"]))]
 
 

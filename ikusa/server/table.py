@@ -176,8 +176,9 @@ class TableState:
             req = self.request
             assert req is not None
             typed = [*req.typed, *((int(v), int(p["sides"]), str(p["by"])) for v in p["values"])]
+            named = {u for u, n in self.names.items() if u in req.purpose or (n and n in req.purpose)}
             self.log.append(LogItem(seq, "dice", f"{req.purpose}: {', '.join(str(v) for v in p['values'])}",
-                                    author=str(p["by"]), mentions=frozenset({req.actor}),
+                                    author=str(p["by"]), mentions=frozenset({req.actor, *named}),
                                     data={"values": p["values"], "sides": p["sides"], "purpose": req.purpose}))
             nxt = self._try(seq, author, req.actor, req.action, [v for v, _, _ in typed])
             if nxt is not None:
