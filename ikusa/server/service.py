@@ -29,7 +29,8 @@ Tables:
   ``units``, ``board``, ``pending`` (``None`` when over; a decision ``{kind, actor,
   actor_name, prompt, options[{key,label,cost,odds}], may_answer}`` or a dice request
   ``{kind: "dice", roller, sides, count, purpose, typed, may_answer}``), ``log``, ``chat``,
-  ``role``, ``over``; GM also ``can_undo``/``can_redo``.
+  ``role``, ``over``; GM also ``can_undo``/``can_redo``.  Views are cached per version and
+  role and shared: never mutate one.  ``view_json(principal)`` → ``(version, text)``.
 
 Writes (each carries the ``version`` the caller saw; stale → ``Conflict`` with the fresh
 view; each is committed before it returns the new view, then published on the hub):
@@ -58,7 +59,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select, text, update
+from sqlalchemy import insert, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -104,6 +105,7 @@ class TableService:
         self._states: dict[str, TableState] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._views: dict[tuple[str, str, str], tuple[tuple[int, int], dict[str, Any], str | None]] = {}
 
     # -- tokens ---------------------------------------------------------------------------------
     def principal(self, token: str, table_id: str | None = None) -> Principal:
@@ -249,10 +251,37 @@ class TableService:
         return st
 
     def view(self, principal: Principal, min_version: int | None = None) -> dict[str, Any]:
-        """The table as ``principal``'s role may see it."""
+        """The table as ``principal``'s role may see it.  Views are cached per version and role
+        and shared between callers: read them, never change them."""
+        return self._cached(principal, min_version)[0]
+
+    def view_json(self, principal: Principal, min_version: int | None = None) -> tuple[int, str]:
+        """``(version, text)``: :meth:`view` as JSON (``<>&`` escaped), encoded once per version and role."""
+        view, key = self._cached(principal, min_version)
+        with self._guard:
+            entry = self._views.get(key)
+            if entry is not None and entry[1] is view and entry[2] is not None:
+                return int(view["version"]), entry[2]
+        from ikusa.server.sse import dumps
+
+        text_ = dumps(view)
+        with self._guard:
+            if (entry := self._views.get(key)) is not None and entry[1] is view:
+                self._views[key] = (entry[0], view, text_)
+        return int(view["version"]), text_
+
+    def _cached(self, principal: Principal, min_version: int | None) -> tuple[dict[str, Any], tuple[str, str, str]]:
+        key = (principal.table_id, principal.role, principal.name)
         with self._lock(principal.table_id):
             st = self._synced(principal.table_id, min_version)
-            return project(st, principal)
+            with self._guard:
+                entry = self._views.get(key)
+            if entry is not None and entry[0] == (id(st), st.version):
+                return entry[1], key
+            view = project(st, principal)
+            with self._guard:
+                self._views[key] = ((id(st), st.version), view, None)
+            return view, key
 
     def version(self, table_id: str) -> int:
         return self._state(table_id).version
@@ -391,8 +420,9 @@ class TableService:
 
     @staticmethod
     def _insert(s: Session, table_id: str, rows: list[Row]) -> None:
-        for seq, kind, author, payload in rows:
-            s.add(EntryRow(table_id=table_id, seq=seq, kind=kind, author=author[:120], payload=payload))
+        if rows:
+            s.execute(insert(EntryRow), [{"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120],
+                                          "payload": payload} for seq, kind, author, payload in rows])
 
     @staticmethod
     def _push(st: TableState, rows: list[Row], kind: str, author: str, payload: dict[str, Any],
