@@ -69,11 +69,11 @@ def test_malformed_encounters_are_refused_with_the_field_named(sqlite_client: Te
     del no_abilities["units"][0]["abilities"]
     assert "units.0.abilities" in refuse(no_abilities) or "units[0]" in refuse(no_abilities)
     bad_control = copy.deepcopy(AMBUSH)
-    bad_control["control"] = {"nobody": "player:x"}
-    assert "control.nobody" in refuse(bad_control)
+    bad_control["control"] = {"units": {"nobody": "player:x"}}
+    assert "control.units" in refuse(bad_control) and "nobody" in refuse(bad_control)
     bad_dice = copy.deepcopy(AMBUSH)
-    bad_dice["control"] = {"kuro": {"controller": "player:bob", "dice": "sometimes"}}
-    assert "control.kuro.dice" in refuse(bad_dice)
+    bad_dice["control"] = {"units": {"kuro": {"controller": "player:bob", "dice": "sometimes"}}}
+    assert "control.units.kuro.dice" in refuse(bad_dice)
     bad_hidden = copy.deepcopy(AMBUSH)
     bad_hidden["units"][3]["hidden"] = "yes"
     assert "units[3].hidden" in refuse(bad_hidden)
