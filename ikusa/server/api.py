@@ -133,6 +133,18 @@ def post_redo(body: Versioned, principal: Caller, service: Service) -> Response:
     return JSON(service.redo(principal, body.version))
 
 
+class Reroll(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int
+    reason: str = Field(default="", max_length=500)
+
+
+@router.post("/tables/{table_id}/reroll", summary="GM: the last decision again with new dice (old dice logged)")
+def post_reroll(body: Reroll, principal: Caller, service: Service) -> Response:
+    return JSON(service.reroll(principal, body.version, body.reason))
+
+
 @router.post("/tables/{table_id}/chat", summary="Say something or roll any BCDice command")
 def post_chat(body: Chat, principal: Caller, service: Service) -> Response:
     return JSON(service.chat(principal, body.text, body.version, body.name))
