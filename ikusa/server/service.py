@@ -60,12 +60,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import insert, select, text, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from ikusa.dice.source import RandomSource
 from ikusa.engine.errors import IkusaError, InputError
-from ikusa.server.db import EntryRow, TableRow, TokenRow, is_postgres
+from ikusa.server.db import Base, EntryRow, TableRow, TokenRow, is_postgres
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
 from ikusa.server.hub import CHANNEL, Hub
 from ikusa.server.projection import Principal, may_answer, owns, project
@@ -231,10 +231,18 @@ class TableService:
         with self._lock(table_id):
             return self._synced(table_id, min_version)
 
-    def _synced(self, table_id: str, min_version: int | None = None) -> TableState:
+    def _synced(self, table_id: str, min_version: int | None = None, trust_cache: bool = False) -> TableState:
+        """The cached state if it is new enough (``min_version``, or ``trust_cache`` on the write
+        path, where the compare-and-set catches another process's write), else synced with the
+        database: one version read, then only the entries it lacks."""
         st = self._states.get(table_id)
-        if st is not None and min_version is not None and st.version >= min_version:
+        if st is not None and (trust_cache or (min_version is not None and st.version >= min_version)):
             return st
+        if st is not None:
+            with self.engine.connect() as conn:
+                db_version = conn.execute(select(TableRow.version).where(TableRow.id == table_id)).scalar()
+            if db_version == st.version:
+                return st
         with Session(self.engine) as s:
             row = s.get(TableRow, table_id)
             if row is None:
@@ -383,7 +391,9 @@ class TableService:
                chain: bool = True) -> dict[str, Any]:
         table_id = principal.table_id
         with self._lock(table_id):
-            st = self._synced(table_id)
+            st = self._synced(table_id, trust_cache=True)
+            if version is not None and version != st.version:
+                st = self._synced(table_id)  # another process may have written: ask the database
             if version is not None and version != st.version:
                 raise Conflict(f"the table changed (version {st.version}, not {version})", project(st, principal))
             start = st.version
@@ -394,6 +404,10 @@ class TableService:
                     rows += self._ai_chain(st)
                 if rows:
                     self._commit(table_id, start, rows)
+            except Conflict as exc:  # another process was first: the fresh view goes with the 409
+                self._drop(table_id, st, start, force=True)
+                exc.view = exc.view or project(self._synced(table_id), principal)
+                raise
             except ServiceError:
                 self._drop(table_id, st, start)
                 raise
@@ -408,27 +422,29 @@ class TableService:
             self.hub.publish(table_id, st.version)
         return view
 
-    def _drop(self, table_id: str, st: TableState, start: int) -> None:
-        if st.version != start:  # the cache holds entries that were not committed
+    def _drop(self, table_id: str, st: TableState, start: int, force: bool = False) -> None:
+        if force or st.version != start:  # the cache holds entries that were not committed
             with self._guard:
                 self._states.pop(table_id, None)
 
     def _commit(self, table_id: str, start: int, rows: list[Row]) -> None:
         new = rows[-1][0]
-        with Session(self.engine) as s, s.begin():
-            res = s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.version == start)
-                            .values(version=new))
-            if getattr(res, "rowcount", 0) != 1:
+        tables = Base.metadata.tables["tables"]
+        with self.engine.begin() as conn:
+            res = conn.execute(update(tables).where(tables.c.id == table_id, tables.c.version == start)
+                               .values(version=new))
+            if res.rowcount != 1:
                 raise Conflict("the table changed (another writer was first)")
-            self._insert(s, table_id, rows)
+            self._insert(conn, table_id, rows)
             if self.postgres:
-                s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {new}"})
+                conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {new}"})
 
     @staticmethod
-    def _insert(s: Session, table_id: str, rows: list[Row]) -> None:
+    def _insert(conn: Connection | Session, table_id: str, rows: list[Row]) -> None:
         if rows:
-            s.execute(insert(EntryRow), [{"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120],
-                                          "payload": payload} for seq, kind, author, payload in rows])
+            conn.execute(insert(Base.metadata.tables["entries"]), [
+                {"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120], "payload": payload}
+                for seq, kind, author, payload in rows])
 
     @staticmethod
     def _push(st: TableState, rows: list[Row], kind: str, author: str, payload: dict[str, Any]) -> None:
