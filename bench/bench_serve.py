@@ -93,7 +93,7 @@ async def _table_loop(servers: list[Server], clients: int, text: str, seconds: f
                 key = view["pending"]["options"][0]["key"]
                 start = time.perf_counter()
                 r = await http.post(f"{server.url}/api/tables/{t['id']}/actions", headers=gm,
-                                    json={"version": view["version"], "action": key})
+                                    json={"version": view["version"], "action": key, "log_since": view["version"]})
                 if r.status_code != 200:
                     errors.append(f"{r.status_code} {r.text[:200]}")
                     break

@@ -91,6 +91,14 @@ class Created:
     tokens: dict[str, Any] = field(default_factory=dict)
 
 
+def trim_log(view: dict[str, Any], log_since: int | None) -> dict[str, Any]:
+    """``view`` with only the log lines after version ``log_since`` (``None``: the whole log);
+    the trimmed view says so as ``"log_since": n`` (a client appends them to what it has)."""
+    if log_since is None:
+        return view
+    return {**view, "log": [i for i in view["log"] if i["seq"] > log_since], "log_since": log_since}
+
+
 def _user_error(exc: IkusaError) -> Unprocessable:
     return Unprocessable(str(exc))
 
@@ -105,7 +113,8 @@ class TableService:
         self._states: dict[str, TableState] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
-        self._views: dict[tuple[str, str, str], tuple[tuple[int, int], dict[str, Any], str | None]] = {}
+        self._views: dict[tuple[str, str, str], tuple[tuple[int, int], dict[str, Any], None]] = {}
+        self._texts: dict[tuple[str, str, str], tuple[dict[str, Any], dict[int | None, str]]] = {}
 
     # -- tokens ---------------------------------------------------------------------------------
     def principal(self, token: str, table_id: str | None = None) -> Principal:
@@ -263,19 +272,23 @@ class TableService:
         and shared between callers: read them, never change them."""
         return self._cached(principal, min_version)[0]
 
-    def view_json(self, principal: Principal, min_version: int | None = None) -> tuple[int, str]:
-        """``(version, text)``: :meth:`view` as JSON (``<>&`` escaped), encoded once per version and role."""
+    def view_json(self, principal: Principal, min_version: int | None = None,
+                  log_since: int | None = None) -> tuple[int, str]:
+        """``(version, text)``: :meth:`view` as JSON (``<>&`` escaped), encoded once per version,
+        role and ``log_since`` (see :func:`trim_log`)."""
         view, key = self._cached(principal, min_version)
         with self._guard:
-            entry = self._views.get(key)
-            if entry is not None and entry[1] is view and entry[2] is not None:
-                return int(view["version"]), entry[2]
-        from ikusa.server.sse import dumps
+            texts = self._texts.get(key)
+            if texts is None or texts[0] is not view:
+                texts = (view, {})
+                self._texts[key] = texts
+            text_ = texts[1].get(log_since)
+        if text_ is None:
+            from ikusa.server.sse import dumps
 
-        text_ = dumps(view)
-        with self._guard:
-            if (entry := self._views.get(key)) is not None and entry[1] is view:
-                self._views[key] = (entry[0], view, text_)
+            text_ = dumps(trim_log(view, log_since))
+            with self._guard:
+                texts[1][log_since] = text_
         return int(view["version"]), text_
 
     def _cached(self, principal: Principal, min_version: int | None) -> tuple[dict[str, Any], tuple[str, str, str]]:
