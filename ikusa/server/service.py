@@ -23,30 +23,45 @@ Tables:
 * ``create_table(text, fmt="yaml", seed=None)`` → :class:`Created` (``id``, ``version``,
   ``tokens = {"gm": t, "players": {name: t}, "spectator": t}``); ``Unprocessable`` names the
   field of a malformed encounter, ``TooLarge`` above ``MAX_UPLOAD_BYTES``.
-  ``preview(text, fmt)`` validates without creating (units, control, players).
-* ``create_from_log(log: dict)`` continues an exported ``ikusa-log``.
+  ``preview(text, fmt)`` validates without creating (a ``TableSetup``: ``units``,
+  ``hidden``, ``players()``).  ``create_document(doc)`` takes a parsed mapping
+  (``ikusa.server.examples.example_document(name)`` for a shipped example).  Control comes
+  from the encounter's ``control:`` section (the core's, docs/gm-control.md); players are
+  its ``player:<name>`` controllers; ``hidden: true`` on a unit hides it from players.
+* ``create_from_log(log: dict)`` continues an exported ``ikusa-log`` (v1 or v2).
 * ``view(principal)`` → the role's view (``ikusa.server.projection.project``): ``version``,
-  ``units``, ``board``, ``pending`` (``None`` when over; a decision ``{kind, actor,
-  actor_name, prompt, options[{key,label,cost,odds}], may_answer}`` or a dice request
-  ``{kind: "dice", roller, sides, count, purpose, typed, may_answer}``), ``log``, ``chat``,
-  ``role``, ``over``; GM also ``can_undo``/``can_redo``.  Views are cached per version and
-  role and shared: never mutate one.  ``view_json(principal)`` → ``(version, text)``.
+  ``units`` (the system summary per unit + ``controller``, ``mine``; GM also ``dice``,
+  ``hidden``), ``board`` (summary extras: ``winner``, ``maai``/``turn``/``round``),
+  ``tracker`` (the core's ``board(state)``: title, columns, rows with ``marks``, notes),
+  ``pending`` (``None`` when over; a decision ``{kind, actor, actor_name, prompt,
+  options[{key,label,cost,odds}], may_answer}`` or a dice request ``{kind: "dice", roller,
+  roller_name, sides, count, notation, sum_only, mode, purpose, typed[{value,sides,by}],
+  may_answer}``), ``log`` (``{seq, kind, text, rule, author}``; kind ``event``, ``ruling``,
+  ``note`` (GM only), ``dice`` (typed, ``author`` = who typed), ``partial`` (events of an
+  action still waiting for dice)), ``chat``, ``role`` ``{role, name, units}``, ``over``;
+  GM also ``can_undo``/``can_redo``.  Views are cached per version and role and shared:
+  never mutate one.  ``trim_log(view, since)`` keeps only newer log lines;
+  ``view_json(principal, min_version, log_since)`` → ``(version, text)``.
 
 Writes (each carries the ``version`` the caller saw; stale → ``Conflict`` with the fresh
 view; each is committed before it returns the new view, then published on the hub):
 
 * ``act(principal, version, action=…)`` / ``act(…, dice=[…])`` / ``act(…, roll=True)`` /
   ``act(…, ruling={…})`` (GM only; ``op`` ``note``, ``control``, ``reveal``, ``hide`` and
-  the core's ruling ops), ``undo(principal, version)``, ``redo(principal, version)``.
+  the core's ruling ops: set, effect, condition, add_unit, skip_turn, end …);
+  ``dice=[n]`` for a ``sum_only`` pool of several dice is its sum; ``undo``, ``redo``
+  (honest: the same action again gets the same dice), ``reroll(principal, version, reason)``.
+  AI-controlled units (``ai:<policy>``) act by themselves after every write.
 * ``chat(principal, text, version=None)``: any BCDice command (via :func:`ikusa.roll` for the
   table's system) or plain text; ``S`` prefix = secret.  ``reveal(principal, seq)``.
 * ``rotate(principal, role, name="")`` → the new token (old one revoked);
   ``revoke(principal, role, name="")``; ``links(principal)`` (GM) lists the roles.
 * ``export_log(principal)`` → the ``ikusa-log`` JSON ``ikusa play --load`` resumes.
 
-Live: ``ikusa.server.sse.stream(request, service, principal, render)`` is an SSE response
-whose ``render(view) -> list[ServerSentEvent]`` the page layer supplies (``raw_data=`` for
-HTML fragments); the JSON API's ``/api/tables/{id}/events`` uses it with the JSON view.
+Live: ``ikusa.server.sse.view_events(request, principal, render)`` is the async iterator of
+an SSE route (``response_class=EventSourceResponse``); the page layer supplies
+``render(view, principal) -> list[ServerSentEvent]`` (``raw_data=`` for HTML fragments).
+The JSON API's ``/api/tables/{id}/events`` uses it with ``render_json``.
 """
 
 from __future__ import annotations
