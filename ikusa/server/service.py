@@ -1,0 +1,555 @@
+"""The table service: every read and write of a table, for the pages, the JSON API and SSE.
+
+Service API (for the page layer, ``ikusa/server/pages*.py``)
+------------------------------------------------------------
+Get the service of an app with ``app.state.service`` (a :class:`TableService`), the hub
+with ``app.state.hub``.  Every method is synchronous (call it from a plain ``def`` route,
+which FastAPI runs in a worker thread, or wrap it in ``run_in_threadpool``); every refusal
+is a :class:`~ikusa.server.errors.ServiceError` subclass with ``.status`` and ``.error``
+(and ``.view`` for a 409), which the app turns into ``{"error": …}`` for ``/api`` routes.
+
+Who is asking:
+
+* ``principal_from_request(request, table_id)`` (``ikusa.server.auth``) → a
+  :class:`~ikusa.server.projection.Principal` (``role`` ``gm``/``player``/``spectator``,
+  ``name``), from the table's cookie ``ikusa_<table_id>`` or ``Authorization: Bearer``;
+  raises ``Forbidden``.  ``GET /join/{token}`` sets the cookie and redirects to
+  ``/tables/{id}`` (the page route is the page layer's).
+* ``service.principal(token)`` → ``Principal`` for a raw token (``Forbidden`` if forged,
+  revoked or of another table when ``table_id`` is given).
+
+Tables:
+
+* ``create_table(text, fmt="yaml", seed=None)`` → :class:`Created` (``id``, ``version``,
+  ``tokens = {"gm": t, "players": {name: t}, "spectator": t}``); ``Unprocessable`` names the
+  field of a malformed encounter, ``TooLarge`` above ``MAX_UPLOAD_BYTES``.
+  ``preview(text, fmt)`` validates without creating (a ``TableSetup``: ``units``,
+  ``hidden``, ``players()``).  ``create_document(doc)`` takes a parsed mapping
+  (``ikusa.server.examples.example_document(name)`` for a shipped example).  Control comes
+  from the encounter's ``control:`` section (the core's, docs/gm-control.md); players are
+  its ``player:<name>`` controllers; ``hidden: true`` on a unit hides it from players.
+* ``create_from_log(log: dict)`` continues an exported ``ikusa-log`` (v1 or v2).
+* ``view(principal)`` → the role's view (``ikusa.server.projection.project``): ``version``,
+  ``units`` (the system summary per unit + ``controller``, ``mine``; GM also ``dice``,
+  ``hidden``), ``board`` (summary extras: ``winner``, ``maai``/``turn``/``round``),
+  ``tracker`` (the core's ``board(state)``: title, columns, rows with ``marks``, notes),
+  ``pending`` (``None`` when over; a decision ``{kind, actor, actor_name, prompt,
+  options[{key,label,cost,odds}], may_answer}`` or a dice request ``{kind: "dice", roller,
+  roller_name, sides, count, notation, sum_only, mode, purpose, typed[{value,sides,by}],
+  may_answer}``), ``log`` (``{seq, kind, text, rule, author}``; kind ``event``, ``ruling``,
+  ``note`` (GM only), ``dice`` (typed, ``author`` = who typed), ``partial`` (events of an
+  action still waiting for dice)), ``chat``, ``role`` ``{role, name, units}``, ``over``;
+  GM also ``can_undo``/``can_redo``.  Views are cached per version and role and shared:
+  never mutate one.  ``trim_log(view, since)`` keeps only newer log lines;
+  ``view_json(principal, min_version, log_since)`` → ``(version, text)``.
+
+Writes (each carries the ``version`` the caller saw; stale → ``Conflict`` with the fresh
+view; each is committed before it returns the new view, then published on the hub):
+
+* ``act(principal, version, action=…)`` / ``act(…, dice=[…])`` / ``act(…, roll=True)`` /
+  ``act(…, ruling={…})`` (GM only; ``op`` ``note``, ``control``, ``reveal``, ``hide`` and
+  the core's ruling ops: set, effect, condition, add_unit, skip_turn, end …);
+  ``dice=[n]`` for a ``sum_only`` pool of several dice is its sum; ``undo``, ``redo``
+  (honest: the same action again gets the same dice), ``reroll(principal, version, reason)``.
+  AI-controlled units (``ai:<policy>``) act by themselves after every write.
+* ``chat(principal, text, version=None)``: any BCDice command (via :func:`ikusa.roll` for the
+  table's system) or plain text; ``S`` prefix = secret.  ``reveal(principal, seq)``.
+* ``rotate(principal, role, name="")`` → the new token (old one revoked);
+  ``revoke(principal, role, name="")``; ``links(principal)`` (GM) lists the roles.
+* ``export_log(principal)`` → the ``ikusa-log`` JSON ``ikusa play --load`` resumes.
+
+Live: ``ikusa.server.sse.view_events(request, principal, render)`` is the async iterator of
+an SSE route (``response_class=EventSourceResponse``); the page layer supplies
+``render(view, principal) -> list[ServerSentEvent]`` (``raw_data=`` for HTML fragments).
+The JSON API's ``/api/tables/{id}/events`` uses it with ``render_json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import insert, select, text, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import Session
+
+from ikusa.dice.source import RandomSource
+from ikusa.engine.errors import IkusaError, InputError
+from ikusa.server.db import Base, EntryRow, TableRow, TokenRow, is_postgres
+from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
+from ikusa.server.hub import CHANNEL, Hub
+from ikusa.server.projection import Principal, may_answer, owns, project
+from ikusa.server.setup import MAX_UPLOAD_BYTES, TableSetup, load_setup, parse_text
+from ikusa.server.table import TableState
+
+#: AI decisions made in one request at most (an all-AI battle still ends: it continues next request)
+MAX_AI_CHAIN = 500
+MAX_CHAT = 400
+
+
+Row = tuple[int, str, str, dict[str, Any]]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(slots=True)
+class Created:
+    id: str
+    version: int
+    tokens: dict[str, Any] = field(default_factory=dict)
+
+
+def trim_log(view: dict[str, Any], log_since: int | None) -> dict[str, Any]:
+    """``view`` with only the log lines after version ``log_since`` (``None``: the whole log);
+    the trimmed view says so as ``"log_since": n`` (a client appends them to what it has)."""
+    if log_since is None:
+        return view
+    return {**view, "log": [i for i in view["log"] if i["seq"] > log_since], "log_since": log_since}
+
+
+def _user_error(exc: IkusaError) -> Unprocessable:
+    return Unprocessable(str(exc))
+
+
+class TableService:
+    """Tables on one database; a cache of replayed states per table in this process."""
+
+    def __init__(self, engine: Engine, hub: Hub) -> None:
+        self.engine = engine
+        self.hub = hub
+        self.postgres = is_postgres(str(engine.url))
+        self._states: dict[str, TableState] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+        self._views: dict[tuple[str, str, str], tuple[tuple[int, int], dict[str, Any], None]] = {}
+        self._texts: dict[tuple[str, str, str], tuple[dict[str, Any], dict[int | None, str]]] = {}
+
+    # -- tokens ---------------------------------------------------------------------------------
+    def principal(self, token: str, table_id: str | None = None) -> Principal:
+        """The principal a token stands for; ``Forbidden`` if forged, revoked or another table's."""
+        if not token or len(token) > 200:
+            raise Forbidden("invalid link")
+        with Session(self.engine) as s:
+            row = s.scalar(select(TokenRow).where(TokenRow.token_hash == hash_token(token)))
+        if row is None or row.revoked or (table_id is not None and row.table_id != table_id):
+            raise Forbidden("this link is not valid for this table (forged, revoked or another table's)")
+        return Principal(row.table_id, row.role, row.name)
+
+    def _new_token(self, s: Session, table_id: str, role: str, name: str = "") -> str:
+        token = secrets.token_urlsafe(32)
+        s.add(TokenRow(table_id=table_id, role=role, name=name, token_hash=hash_token(token)))
+        return token
+
+    def rotate(self, principal: Principal, role: str, name: str = "") -> str:
+        """Revoke the link(s) of ``role``/``name`` and issue a new one (GM only)."""
+        self._require_gm(principal)
+        self._check_role(principal.table_id, role, name)
+        with Session(self.engine) as s, s.begin():
+            self._revoke(s, principal.table_id, role, name)
+            return self._new_token(s, principal.table_id, role, name)
+
+    def revoke(self, principal: Principal, role: str, name: str = "") -> None:
+        """Revoke the link(s) of ``role``/``name`` (GM only); a later ``rotate`` issues a new one."""
+        self._require_gm(principal)
+        self._check_role(principal.table_id, role, name)
+        with Session(self.engine) as s, s.begin():
+            self._revoke(s, principal.table_id, role, name)
+
+    def links(self, principal: Principal) -> list[dict[str, Any]]:
+        """The table's links (role, name, active) for the GM; tokens themselves are not stored."""
+        self._require_gm(principal)
+        with Session(self.engine) as s:
+            rows = s.scalars(select(TokenRow).where(TokenRow.table_id == principal.table_id)
+                             .order_by(TokenRow.id)).all()
+        return [{"role": r.role, "name": r.name, "active": not r.revoked} for r in rows]
+
+    def _check_role(self, table_id: str, role: str, name: str) -> None:
+        if role not in ("gm", "player", "spectator"):
+            raise Unprocessable(f"role must be gm, player or spectator, not {role!r}")
+        if role == "player" and name not in self._state(table_id).players():
+            raise Unprocessable(f"no player {name!r} at this table")
+
+    @staticmethod
+    def _revoke(s: Session, table_id: str, role: str, name: str) -> None:
+        s.execute(update(TokenRow).where(TokenRow.table_id == table_id, TokenRow.role == role,
+                                         TokenRow.name == name).values(revoked=True))
+
+    # -- creating -------------------------------------------------------------------------------
+    def preview(self, text_: str, fmt: str = "yaml") -> TableSetup:
+        """Validate an encounter text; ``Unprocessable`` names the field."""
+        if len(text_.encode("utf-8")) > MAX_UPLOAD_BYTES:
+            raise TooLarge(f"the encounter is larger than the limit of {MAX_UPLOAD_BYTES // 1024} KiB")
+        try:
+            return load_setup(parse_text(text_, fmt))
+        except IkusaError as exc:
+            raise _user_error(exc) from None
+
+    def create_table(self, text_: str, fmt: str = "yaml", seed: int | None = None) -> Created:
+        return self._create(self.preview(text_, fmt), seed, [])
+
+    def create_document(self, document: dict[str, Any], seed: int | None = None) -> Created:
+        try:
+            setup = load_setup(document)
+        except IkusaError as exc:
+            raise _user_error(exc) from None
+        return self._create(setup, seed, [])
+
+    def create_from_log(self, log: dict[str, Any]) -> Created:
+        """A new table continuing an exported ``ikusa-log`` (its record, redo stack and the
+        roll still waiting for dice are replayed)."""
+        from ikusa.engine.record import LOG_FORMATS
+
+        if log.get("format") not in LOG_FORMATS:
+            raise Unprocessable(f"format: not an ikusa log (expected one of {', '.join(sorted(LOG_FORMATS))})")
+        setup_doc = log.get("table_setup") or log.get("setup")
+        if not isinstance(setup_doc, dict):
+            raise Unprocessable("setup: missing")
+        setup_doc = {k: v for k, v in setup_doc.items() if k != "script"}  # its steps are in the entries
+        payload = {"entries": log.get("entries", []), "redo": log.get("redo", []), "partial": log.get("partial")}
+        seed = log.get("seed") if isinstance(log.get("seed"), int) else None
+        try:
+            setup = load_setup(setup_doc)
+        except IkusaError as exc:
+            raise _user_error(exc) from None
+        return self._create(setup, seed, [("replay", "import", payload)])
+
+    def _create(self, setup: TableSetup, seed: int | None, rows: list[tuple[str, str, dict[str, Any]]]) -> Created:
+        table_id = secrets.token_urlsafe(9)
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        state = TableState(setup, seed)
+        entries = [(i + 1, k, a, p) for i, (k, a, p) in enumerate(rows)]
+        try:
+            for e in entries:
+                state.append(*e)
+        except IkusaError as exc:
+            raise _user_error(exc) from None
+        entries += self._ai_chain(state)
+        tokens: dict[str, Any] = {"players": {}}
+        with Session(self.engine) as s, s.begin():
+            s.add(TableRow(id=table_id, system=setup.system, title=setup.title[:200], setup=setup.document,
+                           seed=seed, version=state.version))
+            s.flush()
+            self._insert(s, table_id, entries)
+            tokens["gm"] = self._new_token(s, table_id, "gm")
+            for name in state.players():
+                tokens["players"][name] = self._new_token(s, table_id, "player", name)
+            tokens["spectator"] = self._new_token(s, table_id, "spectator")
+        with self._guard:
+            self._states[table_id] = state
+        return Created(table_id, state.version, tokens)
+
+    # -- reading --------------------------------------------------------------------------------
+    def _lock(self, table_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(table_id, threading.Lock())
+
+    def _state(self, table_id: str, min_version: int | None = None) -> TableState:
+        """The replayed state, brought up to the database's version."""
+        with self._lock(table_id):
+            return self._synced(table_id, min_version)
+
+    def _synced(self, table_id: str, min_version: int | None = None, trust_cache: bool = False) -> TableState:
+        """The cached state if it is new enough (``min_version``, or ``trust_cache`` on the write
+        path, where the compare-and-set catches another process's write), else synced with the
+        database: one version read, then only the entries it lacks."""
+        st = self._states.get(table_id)
+        if st is not None and (trust_cache or (min_version is not None and st.version >= min_version)):
+            return st
+        if st is not None:
+            with self.engine.connect() as conn:
+                db_version = conn.execute(select(TableRow.version).where(TableRow.id == table_id)).scalar()
+            if db_version == st.version:
+                return st
+        with Session(self.engine) as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise NotFound(f"no table {table_id!r}")
+            if st is None or st.version > row.version:
+                st = TableState(load_setup(row.setup), row.seed)
+            if st.version < row.version:
+                rows = s.scalars(select(EntryRow).where(EntryRow.table_id == table_id, EntryRow.seq > st.version)
+                                 .order_by(EntryRow.seq)).all()
+                for r in rows:
+                    st.append(r.seq, r.kind, r.author, r.payload)
+        with self._guard:
+            self._states[table_id] = st
+        return st
+
+    def view(self, principal: Principal, min_version: int | None = None) -> dict[str, Any]:
+        """The table as ``principal``'s role may see it.  Views are cached per version and role
+        and shared between callers: read them, never change them."""
+        return self._cached(principal, min_version)[0]
+
+    def view_json(self, principal: Principal, min_version: int | None = None,
+                  log_since: int | None = None) -> tuple[int, str]:
+        """``(version, text)``: :meth:`view` as JSON (``<>&`` escaped), encoded once per version,
+        role and ``log_since`` (see :func:`trim_log`)."""
+        view, key = self._cached(principal, min_version)
+        with self._guard:
+            texts = self._texts.get(key)
+            if texts is None or texts[0] is not view:
+                texts = (view, {})
+                self._texts[key] = texts
+            text_ = texts[1].get(log_since)
+        if text_ is None:
+            from ikusa.server.sse import dumps
+
+            text_ = dumps(trim_log(view, log_since))
+            with self._guard:
+                texts[1][log_since] = text_
+        return int(view["version"]), text_
+
+    def _cached(self, principal: Principal, min_version: int | None) -> tuple[dict[str, Any], tuple[str, str, str]]:
+        key = (principal.table_id, principal.role, principal.name)
+        with self._lock(principal.table_id):
+            st = self._synced(principal.table_id, min_version)
+            with self._guard:
+                entry = self._views.get(key)
+            if entry is not None and entry[0] == (id(st), st.version):
+                return entry[1], key
+            view = project(st, principal)
+            with self._guard:
+                self._views[key] = ((id(st), st.version), view, None)
+            return view, key
+
+    def version(self, table_id: str) -> int:
+        return self._state(table_id).version
+
+    def state_for(self, principal: Principal) -> TableState:
+        """The state itself, for the GM's own pages only (``Forbidden`` otherwise)."""
+        self._require_gm(principal)
+        return self._state(principal.table_id)
+
+    # -- writing --------------------------------------------------------------------------------
+    def act(self, principal: Principal, version: int, *, action: str | None = None, dice: list[int] | None = None,
+            roll: bool = False, ruling: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Answer the pending decision or dice request, or make a ruling (see the module doc)."""
+        given = sum(x is not None for x in (action, dice, ruling)) + (1 if roll else 0)
+        if given != 1:
+            raise Unprocessable("give exactly one of action, dice, roll or ruling")
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            if ruling is not None:
+                self._ruling(st, rows, principal, ruling)
+            elif action is not None:
+                self._decide(st, rows, principal, action)
+            else:
+                self._dice(st, rows, principal, dice, roll)
+
+        return self._write(principal, version, build)
+
+    def undo(self, principal: Principal, version: int) -> dict[str, Any]:
+        self._require_gm(principal)
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            self._push(st, rows, "undo", principal.who, {})
+
+        return self._write(principal, version, build, chain=False)
+
+    def redo(self, principal: Principal, version: int) -> dict[str, Any]:
+        self._require_gm(principal)
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            self._push(st, rows, "redo", principal.who, {})
+
+        return self._write(principal, version, build, chain=False)
+
+    def reroll(self, principal: Principal, version: int, reason: str = "") -> dict[str, Any]:
+        """GM: the last decision again with new dice (the log keeps the old ones)."""
+        self._require_gm(principal)
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            self._push(st, rows, "reroll", principal.who, {"reason": reason[:500]})
+
+        return self._write(principal, version, build)
+
+    def chat(self, principal: Principal, text_: str, version: int | None = None, name: str = "") -> dict[str, Any]:
+        """A chat line; a dice command is rolled by the server (``S`` prefix: secret)."""
+        if principal.role == "spectator":
+            raise Forbidden("spectators cannot chat")
+        line = text_.strip()
+        if not line or len(line) > MAX_CHAT:
+            raise Unprocessable(f"text: a chat line is 1 to {MAX_CHAT} characters")
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            import ikusa
+
+            try:
+                result = ikusa.roll(line, st.setup.system, dice=RandomSource(self._seed(st, "chat")))
+            except IkusaError:
+                result = None
+            payload: dict[str, Any] = {"text": line, "name": name or principal.name or principal.role,
+                                       "result": result.to_json() if result is not None else None,
+                                       "secret": bool(result is not None and result.secret)}
+            self._push(st, rows, "chat", principal.who, payload)
+
+        return self._write(principal, version, build, chain=False)
+
+    def reveal(self, principal: Principal, seq: int, version: int | None = None) -> dict[str, Any]:
+        """Show a secret roll to everyone (its roller or the GM)."""
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            line = next((c for c in st.chat if c.seq == seq), None)
+            if line is None or not line.secret:
+                raise Unprocessable(f"seq: no secret roll {seq}")
+            if not principal.is_gm and line.author != principal.who:
+                raise Forbidden("only the roller or the GM may reveal a secret roll")
+            self._push(st, rows, "reveal", principal.who, {"seq": seq})
+
+        return self._write(principal, version, build, chain=False)
+
+    def export_log(self, principal: Principal) -> dict[str, Any]:
+        """The ``ikusa-log`` JSON (GM only): ``ikusa play --load`` resumes it."""
+        st = self.state_for(principal)
+        with self._lock(principal.table_id):
+            log = st.combat.to_json()
+        log["table_setup"] = st.setup.document
+        log["seed"] = st.seed
+        return log
+
+    # -- the write path -------------------------------------------------------------------------
+    def _write(self, principal: Principal, version: int | None, build: Callable[[TableState, list[Row]], None],
+               chain: bool = True) -> dict[str, Any]:
+        table_id = principal.table_id
+        with self._lock(table_id):
+            st = self._synced(table_id, trust_cache=True)
+            if version is not None and version != st.version:
+                st = self._synced(table_id)  # another process may have written: ask the database
+            if version is not None and version != st.version:
+                raise Conflict(f"the table changed (version {st.version}, not {version})", project(st, principal))
+            start = st.version
+            rows: list[Row] = []
+            try:
+                build(st, rows)
+                if chain:
+                    rows += self._ai_chain(st)
+                if rows:
+                    self._commit(table_id, start, rows)
+            except Conflict as exc:  # another process was first: the fresh view goes with the 409
+                self._drop(table_id, st, start, force=True)
+                exc.view = exc.view or project(self._synced(table_id), principal)
+                raise
+            except ServiceError:
+                self._drop(table_id, st, start)
+                raise
+            except IkusaError as exc:
+                self._drop(table_id, st, start)
+                raise _user_error(exc) from None
+            except BaseException:
+                self._drop(table_id, st, start)
+                raise
+            view = project(st, principal)
+        if rows and not self.postgres:
+            self.hub.publish(table_id, st.version)
+        return view
+
+    def _drop(self, table_id: str, st: TableState, start: int, force: bool = False) -> None:
+        if force or st.version != start:  # the cache holds entries that were not committed
+            with self._guard:
+                self._states.pop(table_id, None)
+
+    def _commit(self, table_id: str, start: int, rows: list[Row]) -> None:
+        new = rows[-1][0]
+        tables = Base.metadata.tables["tables"]
+        with self.engine.begin() as conn:
+            res = conn.execute(update(tables).where(tables.c.id == table_id, tables.c.version == start)
+                               .values(version=new))
+            if res.rowcount != 1:
+                raise Conflict("the table changed (another writer was first)")
+            self._insert(conn, table_id, rows)
+            if self.postgres:
+                conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {new}"})
+
+    @staticmethod
+    def _insert(conn: Connection | Session, table_id: str, rows: list[Row]) -> None:
+        if rows:
+            conn.execute(insert(Base.metadata.tables["entries"]), [
+                {"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120], "payload": payload}
+                for seq, kind, author, payload in rows])
+
+    @staticmethod
+    def _push(st: TableState, rows: list[Row], kind: str, author: str, payload: dict[str, Any]) -> None:
+        seq = st.version + 1
+        st.append(seq, kind, author, payload)
+        rows.append((seq, kind, author, payload))
+
+    @staticmethod
+    def _seed(st: TableState, salt: str) -> int:
+        return random.Random(f"{st.seed}:{st.version}:{salt}").randrange(2**62)
+
+    # -- what each write does -------------------------------------------------------------------
+    def _require_gm(self, principal: Principal) -> None:
+        if not principal.is_gm:
+            raise Forbidden("only the GM may do this")
+
+    def _decide(self, st: TableState, rows: list[Row], principal: Principal, action: str) -> None:
+        req = st.request
+        if req is not None:
+            raise Unprocessable(f"dice are awaited first: {req.count}d{req.sides} for {req.purpose}")
+        d = st.decision()
+        if d is None:
+            raise Unprocessable("ENGINE: the combat is over; no decision is pending")
+        if not owns(st, principal, d.actor):
+            raise Forbidden(f"this decision is for {st.names.get(d.actor, d.actor)}, not yours")
+        self._push(st, rows, "decision", principal.who, {"actor": d.actor, "action": action})
+
+    def _dice(self, st: TableState, rows: list[Row], principal: Principal, dice: list[int] | None,
+              roll: bool) -> None:
+        req = st.request
+        if req is None:
+            raise Unprocessable("no roll is awaited")
+        if not may_answer(st, principal):
+            raise Forbidden(f"this roll is {st.names.get(req.roller, req.roller)}'s, not yours")
+        if roll:
+            self._push(st, rows, "roll", principal.who, {"by": principal.who})
+            return
+        assert dice is not None
+        if req.sum_only and req.count > 1 and len(dice) == 1:  # a pool where only the sum counts
+            self._push(st, rows, "sum", principal.who, {"total": dice[0], "by": principal.who})
+            return
+        if len(dice) != req.count:
+            raise Unprocessable(f"dice: need exactly {req.count} value(s) for {req.notation} ({req.purpose})")
+        self._push(st, rows, "dice", principal.who, {"values": list(dice), "by": principal.who})
+
+    def _ruling(self, st: TableState, rows: list[Row], principal: Principal, ruling: dict[str, Any]) -> None:
+        self._require_gm(principal)
+        if not isinstance(ruling, dict) or not isinstance(ruling.get("op"), str):
+            raise Unprocessable("ruling.op: a ruling needs an op")
+        op = ruling["op"]
+        if op in ("reveal", "hide"):
+            unit = ruling.get("unit")
+            if unit not in st.names:
+                raise Unprocessable(f"ruling.unit: unknown unit {unit!r}")
+            clean: dict[str, Any] = {"op": op, "unit": unit, "reason": str(ruling.get("reason", ""))[:500]}
+        else:
+            from ikusa.engine.rulings import parse_ruling, ruling_to_json
+
+            try:
+                clean = ruling_to_json(parse_ruling(ruling))
+            except InputError as exc:
+                raise Unprocessable(str(exc)) from None
+        self._push(st, rows, "ruling", principal.who, {"ruling": clean})
+
+    def _ai_chain(self, st: TableState) -> list[Row]:
+        """Let AI-controlled units decide until a person must (each decision its own entry)."""
+        from ikusa.engine.runner import policy_for
+
+        rows: list[Row] = []
+        for _ in range(MAX_AI_CHAIN):
+            d = st.decision()
+            if d is None:
+                break
+            ctl = st.control_of(d.actor)
+            if not ctl.is_ai:
+                break
+            policy = policy_for(st.setup.loaded.module, ctl.who)
+            action = policy.choose(st.combat.state, d, random.Random(self._seed(st, "ai")))
+            self._push(st, rows, "decision", ctl.controller, {"actor": d.actor, "action": action})
+        return rows
