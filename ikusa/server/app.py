@@ -1,30 +1,100 @@
 """The FastAPI application of ``ikusa serve``.
 
 One app serves the web table (its pages and JSON API, ``/api``) and the BCDice-API v2
-(``/v2``).  ``create_app(settings)`` builds it; routes are thin: they parse, check the
-role, append an entry and publish.
+(``/v2``).  ``create_app(settings)`` builds it: it opens the database (migrating a fresh
+one), starts the hub (and, on PostgreSQL, the LISTEN thread), and installs the routes.
+Routes are thin: they parse, check the role, call the service (``app.state.service``,
+see :mod:`ikusa.server.service`), which appends an entry and publishes.
+
+Request bodies are limited to :data:`MAX_BODY_BYTES` (1 MiB, 413 above it); an encounter
+text to :data:`ikusa.server.setup.MAX_UPLOAD_BYTES` (256 KiB).
 """
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
 
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from ikusa.engine.errors import IkusaError
+from ikusa.server.errors import ServiceError
 from ikusa.server.settings import ServerSettings
+
+MAX_BODY_BYTES = 1024 * 1024
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """Build the app for ``settings`` (defaults: SQLite ``./ikusa.db``, no test dice)."""
     from ikusa import __version__
-    from ikusa.server import bcdice_api
+    from ikusa.server import api, auth, bcdice_api
+    from ikusa.server.db import is_postgres, make_engine, migrate, normalise_url
+    from ikusa.server.hub import Hub, PgListener, libpq_dsn
+    from ikusa.server.service import TableService
 
     settings = settings or ServerSettings()
-    app = FastAPI(title="ikusa", version=__version__,
+    engine = make_engine(settings.db_url)
+    migrate(engine)
+    hub = Hub()
+    service = TableService(engine, hub)
+    url = normalise_url(settings.db_url)
+    listener = PgListener(libpq_dsn(url), hub) if is_postgres(url) else None
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if listener is not None:
+            listener.start()
+        try:
+            yield
+        finally:
+            if listener is not None:
+                listener.stop()
+            engine.dispose()
+
+    app = FastAPI(title="ikusa", version=__version__, lifespan=lifespan,
                   description="ikusa (戦): the GM's combat table, its JSON API and a BCDice-API v2 server.")
     app.state.settings = settings
+    app.state.engine = engine
+    app.state.hub = hub
+    app.state.service = service
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(IkusaError)
+    async def _ikusa_error(_request: Request, exc: IkusaError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors: list[Any] = list(exc.errors())
+        parts = [f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: {e.get('msg', 'invalid')}"
+                 for e in errors]
+        return JSONResponse({"error": "; ".join(parts) or "invalid request"}, status_code=422)
+
+    @app.middleware("http")
+    async def _limit(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            return JSONResponse({"error": f"the request is larger than the limit of {MAX_BODY_BYTES // 1024} KiB"},
+                                status_code=413)
+        return await call_next(request)
 
     @app.get("/healthz", include_in_schema=False)
-    def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    def healthz() -> Response:
+        try:
+            with engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except Exception as exc:
+            return JSONResponse({"status": "database unreachable", "error": type(exc).__name__}, status_code=503)
+        return JSONResponse({"status": "ok"})
 
+    auth.install(app)
+    app.include_router(api.router)
     bcdice_api.install(app, settings)
     return app

@@ -1,0 +1,127 @@
+"""Live updates: an in-process pub/sub hub, fanned out across processes by PostgreSQL.
+
+Writers call :meth:`Hub.publish` (``table_id``, ``version``) after their transaction has
+committed; every subscriber of that table (an SSE stream, in an asyncio loop) gets the
+new version and renders its own role's view.  Publishing is thread-safe (the service runs
+in worker threads) and never blocks: a slow subscriber only keeps the newest version.
+
+With PostgreSQL the writer instead sends ``NOTIFY ikusa_tables, '<id> <version>'`` inside
+its transaction (delivered on commit), and :class:`PgListener`, one thread per process
+``LISTEN``\\ ing on its own connection, publishes what arrives into the local hub; so an
+action posted to one ``ikusa serve`` process reaches the SSE clients of every other one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+
+CHANNEL = "ikusa_tables"
+
+
+class Subscription:
+    """One subscriber's mailbox: the newest version published for its table."""
+
+    def __init__(self, table_id: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.table_id = table_id
+        self.loop = loop
+        self.latest = 0
+        self._event = asyncio.Event()
+
+    def _offer(self, version: int) -> None:  # runs in the subscriber's loop
+        if version > self.latest:
+            self.latest = version
+            self._event.set()
+
+    async def next(self, seen: int, timeout: float | None = None) -> int | None:
+        """Wait for a version newer than ``seen``; ``None`` on timeout."""
+        while self.latest <= seen:
+            self._event.clear()
+            try:
+                await asyncio.wait_for(self._event.wait(), timeout)
+            except TimeoutError:
+                return None
+        return self.latest
+
+
+class Hub:
+    """Subscribers by table id; :meth:`publish` from any thread."""
+
+    def __init__(self) -> None:
+        self._subs: dict[str, set[Subscription]] = {}
+        self._lock = threading.Lock()
+
+    def publish(self, table_id: str, version: int) -> None:
+        with self._lock:
+            subs = list(self._subs.get(table_id, ()))
+        for sub in subs:
+            with suppress(RuntimeError):  # its loop has closed
+                sub.loop.call_soon_threadsafe(sub._offer, version)
+
+    def subscribers(self, table_id: str) -> int:
+        with self._lock:
+            return len(self._subs.get(table_id, ()))
+
+    @asynccontextmanager
+    async def subscribe(self, table_id: str) -> AsyncIterator[Subscription]:
+        sub = Subscription(table_id, asyncio.get_running_loop())
+        with self._lock:
+            self._subs.setdefault(table_id, set()).add(sub)
+        try:
+            yield sub
+        finally:
+            with self._lock:
+                subs = self._subs.get(table_id)
+                if subs is not None:
+                    subs.discard(sub)
+                    if not subs:
+                        del self._subs[table_id]
+
+
+class PgListener:
+    """A thread that ``LISTEN``\\ s on PostgreSQL and publishes notifications into ``hub``."""
+
+    def __init__(self, dsn: str, hub: Hub) -> None:
+        self.dsn = dsn
+        self.hub = hub
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ikusa-pg-listen", daemon=True)
+
+    def start(self, timeout: float = 10.0) -> None:
+        self._thread.start()
+        self._ready.wait(timeout)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=3)
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self._ready.set()
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            self._deliver(note.payload)
+            except psycopg.Error:
+                if self._stop.wait(0.5):
+                    return
+
+    def _deliver(self, payload: str) -> None:
+        table_id, _, version = payload.partition(" ")
+        with suppress(ValueError):
+            self.hub.publish(table_id, int(version))
+
+
+def libpq_dsn(sqlalchemy_url: str) -> str:
+    """``postgresql+psycopg://…`` as a libpq connection string for psycopg."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(sqlalchemy_url)
+    return str(url.set(drivername="postgresql").render_as_string(hide_password=False))

@@ -1,0 +1,149 @@
+"""What each role may see: a pure function from a table's state and a principal to a view.
+
+Nothing GM-only leaves here for a player or a spectator: units still hidden (and every log
+line, prompt or dice request that names them), NPC numbers (only a unit's name, side and
+whether it is down), the options of a decision they may not answer, secret chat rolls of
+others (shown as ``（シークレットダイス）`` until revealed) and GM notes.  The HTML pages,
+the SSE streams and the JSON API all render from this view, never from the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ikusa.server.table import DiceRequest, TableState
+
+SECRET_TEXT = "（シークレットダイス）"
+
+#: the unit fields a player or spectator sees of a unit no player controls
+PUBLIC_UNIT_FIELDS = ("id", "name", "side", "status", "incapacitated", "down", "zone", "row", "stance")
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is asking: ``role`` is ``gm``, ``player`` (with ``name``) or ``spectator``."""
+
+    table_id: str
+    role: str
+    name: str = ""
+
+    @property
+    def who(self) -> str:
+        """The author label of the entries this principal writes (``gm``, ``player:<name>``)."""
+        return f"player:{self.name}" if self.role == "player" else self.role
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == "gm"
+
+
+def owns(state: TableState, principal: Principal, unit: str) -> bool:
+    """Whether ``principal`` controls ``unit`` (the GM controls every unit)."""
+    if principal.is_gm:
+        return True
+    return principal.role == "player" and state.control_of(unit).player == principal.name
+
+
+def may_answer(state: TableState, principal: Principal) -> bool:
+    """Whether ``principal`` may answer what is pending now (decision or dice request)."""
+    if state.request is not None:
+        return owns(state, principal, state.request.roller)
+    d = state.decision()
+    return d is not None and owns(state, principal, d.actor)
+
+
+def _summary_units(state: TableState) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    summary = dict(state.combat.state.summary())
+    units = summary.pop("units", None)
+    if units is None:
+        units = summary.pop("characters", [])
+    return list(units), summary
+
+
+def _visible(state: TableState, principal: Principal, unit: str) -> bool:
+    return principal.is_gm or unit not in state.hidden
+
+
+def project(state: TableState, principal: Principal, table_id: str = "") -> dict[str, Any]:
+    """The view of ``state`` for ``principal`` (JSON-serialisable)."""
+    gm = principal.is_gm
+    units_raw, board = _summary_units(state)
+    units: list[dict[str, Any]] = []
+    for u in units_raw:
+        uid = str(u.get("id"))
+        if not _visible(state, principal, uid):
+            continue
+        c = state.control_of(uid)
+        mine = owns(state, principal, uid) and not gm
+        if gm or c.player is not None:
+            uv = dict(u)
+        else:
+            uv = {k: u[k] for k in PUBLIC_UNIT_FIELDS if k in u}
+        uv["controller"] = c.controller if (gm or c.player is not None) else "gm"
+        if gm or mine:
+            uv["dice"] = c.dice
+        if gm:
+            uv["hidden"] = uid in state.hidden
+        uv["mine"] = mine
+        units.append(uv)
+    log = [
+        {"seq": item.seq, "kind": item.kind, "text": item.text, "rule": item.rule, "author": item.author}
+        for item in state.log
+        if gm or (not item.gm_only and not (item.mentions & state.hidden))
+    ]
+    chat = []
+    for line in state.chat:
+        show = gm or line.author == principal.who or not line.secret or line.revealed
+        chat.append({
+            "seq": line.seq, "author": line.author, "name": line.name, "secret": line.secret,
+            "revealed": line.revealed,
+            "text": line.text if show else SECRET_TEXT,
+            "result": line.result if show else None,
+        })
+    view: dict[str, Any] = {
+        "id": table_id or principal.table_id,
+        "system": state.setup.system,
+        "title": state.setup.title,
+        "version": state.version,
+        "role": {"role": principal.role, "name": principal.name,
+                 "units": [u.id for u in state.setup.units if owns(state, principal, u.id) and not gm]},
+        "units": units,
+        "board": board,
+        "pending": _pending(state, principal),
+        "log": log,
+        "chat": chat,
+        "over": state.over,
+    }
+    if gm:
+        view["can_undo"] = state.undoable()
+        view["can_redo"] = bool(state.redo_stack)
+    return view
+
+
+def _pending(state: TableState, principal: Principal) -> dict[str, Any] | None:
+    answer = may_answer(state, principal)
+    req: DiceRequest | None = state.request
+    if req is not None:
+        if not _visible(state, principal, req.roller):
+            return {"kind": "dice", "roller": None, "sides": req.sides, "count": req.count, "purpose": "",
+                    "typed": [], "may_answer": False}
+        return {"kind": "dice", "roller": req.roller, "roller_name": state.names.get(req.roller, req.roller),
+                "sides": req.sides, "count": req.count, "purpose": req.purpose,
+                "typed": [{"value": v, "sides": s, "by": by} for v, s, by in req.typed], "may_answer": answer}
+    d = state.decision()
+    if d is None:
+        return None
+    if not _visible(state, principal, d.actor):
+        return {"kind": d.kind, "actor": None, "actor_name": "", "prompt": "", "options": [], "may_answer": False}
+    out: dict[str, Any] = {
+        "kind": d.kind, "actor": d.actor, "actor_name": state.names.get(d.actor, d.actor),
+        "prompt": d.prompt if answer else "", "options": [], "may_answer": answer,
+    }
+    if answer:
+        secret = [] if principal.is_gm else [(u, state.names.get(u, u)) for u in state.hidden]
+        out["options"] = [{"key": o.key, "label": o.label, "cost": o.cost, "odds": o.odds} for o in d.options
+                          if not any(uid in o.key or (name and name in o.label) for uid, name in secret)]
+        if any(uid in d.prompt or (name and name in d.prompt) for uid, name in secret):
+            out["prompt"] = ""
+    return out

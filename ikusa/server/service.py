@@ -1,0 +1,496 @@
+"""The table service: every read and write of a table, for the pages, the JSON API and SSE.
+
+Service API (for the page layer, ``ikusa/server/pages*.py``)
+------------------------------------------------------------
+Get the service of an app with ``app.state.service`` (a :class:`TableService`), the hub
+with ``app.state.hub``.  Every method is synchronous (call it from a plain ``def`` route,
+which FastAPI runs in a worker thread, or wrap it in ``run_in_threadpool``); every refusal
+is a :class:`~ikusa.server.errors.ServiceError` subclass with ``.status`` and ``.error``
+(and ``.view`` for a 409), which the app turns into ``{"error": …}`` for ``/api`` routes.
+
+Who is asking:
+
+* ``principal_from_request(request, table_id)`` (``ikusa.server.auth``) → a
+  :class:`~ikusa.server.projection.Principal` (``role`` ``gm``/``player``/``spectator``,
+  ``name``), from the table's cookie ``ikusa_<table_id>`` or ``Authorization: Bearer``;
+  raises ``Forbidden``.  ``GET /join/{token}`` sets the cookie and redirects to
+  ``/tables/{id}`` (the page route is the page layer's).
+* ``service.principal(token)`` → ``Principal`` for a raw token (``Forbidden`` if forged,
+  revoked or of another table when ``table_id`` is given).
+
+Tables:
+
+* ``create_table(text, fmt="yaml", seed=None)`` → :class:`Created` (``id``, ``version``,
+  ``tokens = {"gm": t, "players": {name: t}, "spectator": t}``); ``Unprocessable`` names the
+  field of a malformed encounter, ``TooLarge`` above ``MAX_UPLOAD_BYTES``.
+  ``preview(text, fmt)`` validates without creating (units, control, players).
+* ``create_from_log(log: dict)`` continues an exported ``ikusa-log``.
+* ``view(principal)`` → the role's view (``ikusa.server.projection.project``): ``version``,
+  ``units``, ``board``, ``pending`` (``None`` when over; a decision ``{kind, actor,
+  actor_name, prompt, options[{key,label,cost,odds}], may_answer}`` or a dice request
+  ``{kind: "dice", roller, sides, count, purpose, typed, may_answer}``), ``log``, ``chat``,
+  ``role``, ``over``; GM also ``can_undo``/``can_redo``.
+
+Writes (each carries the ``version`` the caller saw; stale → ``Conflict`` with the fresh
+view; each is committed before it returns the new view, then published on the hub):
+
+* ``act(principal, version, action=…)`` / ``act(…, dice=[…])`` / ``act(…, roll=True)`` /
+  ``act(…, ruling={…})`` (GM only; ``op`` ``note``, ``control``, ``reveal``, ``hide`` and
+  the core's ruling ops), ``undo(principal, version)``, ``redo(principal, version)``.
+* ``chat(principal, text, version=None)``: any BCDice command (via :func:`ikusa.roll` for the
+  table's system) or plain text; ``S`` prefix = secret.  ``reveal(principal, seq)``.
+* ``rotate(principal, role, name="")`` → the new token (old one revoked);
+  ``revoke(principal, role, name="")``; ``links(principal)`` (GM) lists the roles.
+* ``export_log(principal)`` → the ``ikusa-log`` JSON ``ikusa play --load`` resumes.
+
+Live: ``ikusa.server.sse.stream(request, service, principal, render)`` is an SSE response
+whose ``render(view) -> list[ServerSentEvent]`` the page layer supplies (``raw_data=`` for
+HTML fragments); the JSON API's ``/api/tables/{id}/events`` uses it with the JSON view.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select, text, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from ikusa.dice.source import DiceSource, RandomSource
+from ikusa.engine.errors import IkusaError, InputError, RuleViolation
+from ikusa.server.db import EntryRow, TableRow, TokenRow, is_postgres
+from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
+from ikusa.server.hub import CHANNEL, Hub
+from ikusa.server.projection import Principal, may_answer, owns, project
+from ikusa.server.setup import MAX_UPLOAD_BYTES, TableSetup, load_setup, parse_text
+from ikusa.server.table import TableState
+
+#: AI decisions made in one request at most (an all-AI battle still ends: it continues next request)
+MAX_AI_CHAIN = 500
+MAX_CHAT = 400
+
+
+Row = tuple[int, str, str, dict[str, Any]]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(slots=True)
+class Created:
+    id: str
+    version: int
+    tokens: dict[str, Any] = field(default_factory=dict)
+
+
+def _user_error(exc: IkusaError) -> Unprocessable:
+    return Unprocessable(str(exc))
+
+
+class TableService:
+    """Tables on one database; a cache of replayed states per table in this process."""
+
+    def __init__(self, engine: Engine, hub: Hub) -> None:
+        self.engine = engine
+        self.hub = hub
+        self.postgres = is_postgres(str(engine.url))
+        self._states: dict[str, TableState] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    # -- tokens ---------------------------------------------------------------------------------
+    def principal(self, token: str, table_id: str | None = None) -> Principal:
+        """The principal a token stands for; ``Forbidden`` if forged, revoked or another table's."""
+        if not token or len(token) > 200:
+            raise Forbidden("invalid link")
+        with Session(self.engine) as s:
+            row = s.scalar(select(TokenRow).where(TokenRow.token_hash == hash_token(token)))
+        if row is None or row.revoked or (table_id is not None and row.table_id != table_id):
+            raise Forbidden("this link is not valid for this table (forged, revoked or another table's)")
+        return Principal(row.table_id, row.role, row.name)
+
+    def _new_token(self, s: Session, table_id: str, role: str, name: str = "") -> str:
+        token = secrets.token_urlsafe(32)
+        s.add(TokenRow(table_id=table_id, role=role, name=name, token_hash=hash_token(token)))
+        return token
+
+    def rotate(self, principal: Principal, role: str, name: str = "") -> str:
+        """Revoke the link(s) of ``role``/``name`` and issue a new one (GM only)."""
+        self._require_gm(principal)
+        self._check_role(principal.table_id, role, name)
+        with Session(self.engine) as s, s.begin():
+            self._revoke(s, principal.table_id, role, name)
+            return self._new_token(s, principal.table_id, role, name)
+
+    def revoke(self, principal: Principal, role: str, name: str = "") -> None:
+        """Revoke the link(s) of ``role``/``name`` (GM only); a later ``rotate`` issues a new one."""
+        self._require_gm(principal)
+        self._check_role(principal.table_id, role, name)
+        with Session(self.engine) as s, s.begin():
+            self._revoke(s, principal.table_id, role, name)
+
+    def links(self, principal: Principal) -> list[dict[str, Any]]:
+        """The table's links (role, name, active) for the GM; tokens themselves are not stored."""
+        self._require_gm(principal)
+        with Session(self.engine) as s:
+            rows = s.scalars(select(TokenRow).where(TokenRow.table_id == principal.table_id)
+                             .order_by(TokenRow.id)).all()
+        return [{"role": r.role, "name": r.name, "active": not r.revoked} for r in rows]
+
+    def _check_role(self, table_id: str, role: str, name: str) -> None:
+        if role not in ("gm", "player", "spectator"):
+            raise Unprocessable(f"role must be gm, player or spectator, not {role!r}")
+        if role == "player" and name not in self._state(table_id).setup.players():
+            raise Unprocessable(f"no player {name!r} at this table")
+
+    @staticmethod
+    def _revoke(s: Session, table_id: str, role: str, name: str) -> None:
+        s.execute(update(TokenRow).where(TokenRow.table_id == table_id, TokenRow.role == role,
+                                         TokenRow.name == name).values(revoked=True))
+
+    # -- creating -------------------------------------------------------------------------------
+    def preview(self, text_: str, fmt: str = "yaml") -> TableSetup:
+        """Validate an encounter text; ``Unprocessable`` names the field."""
+        if len(text_.encode("utf-8")) > MAX_UPLOAD_BYTES:
+            raise TooLarge(f"the encounter is larger than the limit of {MAX_UPLOAD_BYTES // 1024} KiB")
+        try:
+            return load_setup(parse_text(text_, fmt))
+        except IkusaError as exc:
+            raise _user_error(exc) from None
+
+    def create_table(self, text_: str, fmt: str = "yaml", seed: int | None = None) -> Created:
+        return self._create(self.preview(text_, fmt), seed, [])
+
+    def create_document(self, document: dict[str, Any], seed: int | None = None) -> Created:
+        try:
+            setup = load_setup(document)
+        except IkusaError as exc:
+            raise _user_error(exc) from None
+        return self._create(setup, seed, [])
+
+    def create_from_log(self, log: dict[str, Any]) -> Created:
+        """A new table continuing an exported ``ikusa-log`` (its decisions replayed)."""
+        from ikusa.engine.combat import LOG_FORMAT, entries_from_json
+
+        if log.get("format") != LOG_FORMAT:
+            raise Unprocessable(f"format: not an ikusa log (expected {LOG_FORMAT!r})")
+        setup_doc = log.get("table_setup") or log.get("setup")
+        if not isinstance(setup_doc, dict):
+            raise Unprocessable("setup: missing")
+        try:
+            setup = load_setup(setup_doc)
+            entries = entries_from_json(log.get("entries", []), "<log>")
+            setup.loaded.new_combat().replay(entries, source="<log>")
+        except IkusaError as exc:
+            raise _user_error(exc) from None
+        seed = log.get("seed") if isinstance(log.get("seed"), int) else None
+        rows = [("decision", "import", {"actor": e.actor, "action": e.action, "dice": [list(d) for d in e.dice]})
+                for e in entries[len(setup.loaded.doc.script):]]
+        return self._create(setup, seed, rows)
+
+    def _create(self, setup: TableSetup, seed: int | None, rows: list[tuple[str, str, dict[str, Any]]]) -> Created:
+        table_id = secrets.token_urlsafe(9)
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        state = TableState(setup, seed)
+        state.load([])
+        entries = [(i + 1, k, a, p) for i, (k, a, p) in enumerate(rows)]
+        for e in entries:
+            state.append(*e)
+        entries += self._ai_chain(state)
+        tokens: dict[str, Any] = {"players": {}}
+        with Session(self.engine) as s, s.begin():
+            s.add(TableRow(id=table_id, system=setup.system, title=setup.title[:200], setup=setup.document,
+                           seed=seed, version=state.version))
+            s.flush()
+            self._insert(s, table_id, entries)
+            tokens["gm"] = self._new_token(s, table_id, "gm")
+            for name in setup.players():
+                tokens["players"][name] = self._new_token(s, table_id, "player", name)
+            tokens["spectator"] = self._new_token(s, table_id, "spectator")
+        with self._guard:
+            self._states[table_id] = state
+        return Created(table_id, state.version, tokens)
+
+    # -- reading --------------------------------------------------------------------------------
+    def _lock(self, table_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(table_id, threading.Lock())
+
+    def _state(self, table_id: str, min_version: int | None = None) -> TableState:
+        """The replayed state, brought up to the database's version."""
+        with self._lock(table_id):
+            return self._synced(table_id, min_version)
+
+    def _synced(self, table_id: str, min_version: int | None = None) -> TableState:
+        st = self._states.get(table_id)
+        if st is not None and min_version is not None and st.version >= min_version:
+            return st
+        with Session(self.engine) as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise NotFound(f"no table {table_id!r}")
+            if st is None or st.version > row.version:
+                st = TableState(load_setup(row.setup), row.seed)
+                st.load([])
+            if st.version < row.version:
+                rows = s.scalars(select(EntryRow).where(EntryRow.table_id == table_id, EntryRow.seq > st.version)
+                                 .order_by(EntryRow.seq)).all()
+                for r in rows:
+                    st.append(r.seq, r.kind, r.author, r.payload)
+        with self._guard:
+            self._states[table_id] = st
+        return st
+
+    def view(self, principal: Principal, min_version: int | None = None) -> dict[str, Any]:
+        """The table as ``principal``'s role may see it."""
+        with self._lock(principal.table_id):
+            st = self._synced(principal.table_id, min_version)
+            return project(st, principal)
+
+    def version(self, table_id: str) -> int:
+        return self._state(table_id).version
+
+    def state_for(self, principal: Principal) -> TableState:
+        """The state itself, for the GM's own pages only (``Forbidden`` otherwise)."""
+        self._require_gm(principal)
+        return self._state(principal.table_id)
+
+    # -- writing --------------------------------------------------------------------------------
+    def act(self, principal: Principal, version: int, *, action: str | None = None, dice: list[int] | None = None,
+            roll: bool = False, ruling: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Answer the pending decision or dice request, or make a ruling (see the module doc)."""
+        given = sum(x is not None for x in (action, dice, ruling)) + (1 if roll else 0)
+        if given != 1:
+            raise Unprocessable("give exactly one of action, dice, roll or ruling")
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            if ruling is not None:
+                self._ruling(st, rows, principal, ruling)
+            elif action is not None:
+                self._decide(st, rows, principal, action)
+            else:
+                self._dice(st, rows, principal, dice, roll)
+
+        return self._write(principal, version, build)
+
+    def undo(self, principal: Principal, version: int) -> dict[str, Any]:
+        self._require_gm(principal)
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            if not st.undoable():
+                raise Unprocessable("nothing to undo")
+            self._push(st, rows, "undo", principal.who, {})
+
+        return self._write(principal, version, build, chain=False)
+
+    def redo(self, principal: Principal, version: int) -> dict[str, Any]:
+        self._require_gm(principal)
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            if not st.redo_stack:
+                raise Unprocessable("nothing to redo")
+            self._push(st, rows, "redo", principal.who, {})
+
+        return self._write(principal, version, build, chain=False)
+
+    def chat(self, principal: Principal, text_: str, version: int | None = None, name: str = "") -> dict[str, Any]:
+        """A chat line; a dice command is rolled by the server (``S`` prefix: secret)."""
+        if principal.role == "spectator":
+            raise Forbidden("spectators cannot chat")
+        line = text_.strip()
+        if not line or len(line) > MAX_CHAT:
+            raise Unprocessable(f"text: a chat line is 1 to {MAX_CHAT} characters")
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            import ikusa
+
+            try:
+                result = ikusa.roll(line, st.setup.system, dice=RandomSource(self._seed(st, "chat")))
+            except IkusaError:
+                result = None
+            payload: dict[str, Any] = {"text": line, "name": name or principal.name or principal.role,
+                                       "result": result.to_json() if result is not None else None,
+                                       "secret": bool(result is not None and result.secret)}
+            self._push(st, rows, "chat", principal.who, payload)
+
+        return self._write(principal, version, build, chain=False)
+
+    def reveal(self, principal: Principal, seq: int, version: int | None = None) -> dict[str, Any]:
+        """Show a secret roll to everyone (its roller or the GM)."""
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            line = next((c for c in st.chat if c.seq == seq), None)
+            if line is None or not line.secret:
+                raise Unprocessable(f"seq: no secret roll {seq}")
+            if not principal.is_gm and line.author != principal.who:
+                raise Forbidden("only the roller or the GM may reveal a secret roll")
+            self._push(st, rows, "reveal", principal.who, {"seq": seq})
+
+        return self._write(principal, version, build, chain=False)
+
+    def export_log(self, principal: Principal) -> dict[str, Any]:
+        """The ``ikusa-log`` JSON (GM only): ``ikusa play --load`` resumes it."""
+        st = self.state_for(principal)
+        log = st.combat.to_json()
+        log["table_setup"] = st.setup.document
+        log["seed"] = st.seed
+        return log
+
+    # -- the write path -------------------------------------------------------------------------
+    def _write(self, principal: Principal, version: int | None, build: Callable[[TableState, list[Row]], None],
+               chain: bool = True) -> dict[str, Any]:
+        table_id = principal.table_id
+        with self._lock(table_id):
+            st = self._synced(table_id)
+            if version is not None and version != st.version:
+                raise Conflict(f"the table changed (version {st.version}, not {version})", project(st, principal))
+            start = st.version
+            rows: list[Row] = []
+            try:
+                build(st, rows)
+                if chain:
+                    rows += self._ai_chain(st)
+                if rows:
+                    self._commit(table_id, start, rows)
+            except ServiceError:
+                self._drop(table_id, st, start)
+                raise
+            except IkusaError as exc:
+                self._drop(table_id, st, start)
+                raise _user_error(exc) from None
+            except BaseException:
+                self._drop(table_id, st, start)
+                raise
+            view = project(st, principal)
+        if rows and not self.postgres:
+            self.hub.publish(table_id, st.version)
+        return view
+
+    def _drop(self, table_id: str, st: TableState, start: int) -> None:
+        if st.version != start:  # the cache holds entries that were not committed
+            with self._guard:
+                self._states.pop(table_id, None)
+
+    def _commit(self, table_id: str, start: int, rows: list[Row]) -> None:
+        new = rows[-1][0]
+        with Session(self.engine) as s, s.begin():
+            res = s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.version == start)
+                            .values(version=new))
+            if getattr(res, "rowcount", 0) != 1:
+                raise Conflict("the table changed (another writer was first)")
+            self._insert(s, table_id, rows)
+            if self.postgres:
+                s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {new}"})
+
+    @staticmethod
+    def _insert(s: Session, table_id: str, rows: list[Row]) -> None:
+        for seq, kind, author, payload in rows:
+            s.add(EntryRow(table_id=table_id, seq=seq, kind=kind, author=author[:120], payload=payload))
+
+    @staticmethod
+    def _push(st: TableState, rows: list[Row], kind: str, author: str, payload: dict[str, Any],
+              source: DiceSource | None = None) -> None:
+        seq = st.version + 1
+        st.append(seq, kind, author, payload, source)
+        rows.append((seq, kind, author, payload))
+
+    @staticmethod
+    def _seed(st: TableState, salt: str) -> int:
+        return random.Random(f"{st.seed}:{st.version}:{salt}").randrange(2**62)
+
+    # -- what each write does -------------------------------------------------------------------
+    def _require_gm(self, principal: Principal) -> None:
+        if not principal.is_gm:
+            raise Forbidden("only the GM may do this")
+
+    def _decide(self, st: TableState, rows: list[Row], principal: Principal, action: str) -> None:
+        if st.request is not None:
+            raise Unprocessable(f"dice are awaited first: {st.request.count}d{st.request.sides} for "
+                                f"{st.request.purpose}")
+        d = st.decision()
+        if d is None:
+            raise Unprocessable("ENGINE: the combat is over; no decision is pending")
+        if not owns(st, principal, d.actor):
+            raise Forbidden(f"this decision is for {st.names.get(d.actor, d.actor)}, not yours")
+        try:
+            st.check_action(action)
+        except RuleViolation as exc:
+            raise Unprocessable(str(exc)) from None
+        if st.control_of(d.actor).dice == "auto":
+            self._decide_auto(st, rows, principal.who, d.actor, action)
+        else:
+            self._push(st, rows, "begin", principal.who, {"actor": d.actor, "action": action})
+
+    def _decide_auto(self, st: TableState, rows: list[Row], author: str, actor: str, action: str) -> None:
+        self._push(st, rows, "decision", author, {"actor": actor, "action": action, "dice": []},
+                   RandomSource(self._seed(st, "auto")))
+
+    def _dice(self, st: TableState, rows: list[Row], principal: Principal, dice: list[int] | None, roll: bool) -> None:
+        req = st.request
+        if req is None:
+            raise Unprocessable("no roll is awaited")
+        if not may_answer(st, principal):
+            raise Forbidden(f"this roll is {st.names.get(req.roller, req.roller)}'s, not yours")
+        if roll:
+            values = RandomSource(self._seed(st, "roll")).roll(req.sides, req.count, req.purpose)
+            by = "server"
+        else:
+            assert dice is not None
+            if len(dice) != req.count or not all(isinstance(v, int) and not isinstance(v, bool) for v in dice):
+                raise Unprocessable(f"dice: need exactly {req.count} whole number(s) for {req.count}d{req.sides}")
+            bad = [v for v in dice if not 1 <= v <= req.sides]
+            if bad:
+                raise Unprocessable(f"dice: values must be 1..{req.sides}; got {bad}")
+            values = list(dice)
+            by = principal.who
+        self._push(st, rows, "dice", principal.who, {"values": values, "sides": req.sides, "by": by})
+
+    def _ruling(self, st: TableState, rows: list[Row], principal: Principal, ruling: dict[str, Any]) -> None:
+        self._require_gm(principal)
+        if not isinstance(ruling, dict) or not isinstance(ruling.get("op"), str):
+            raise Unprocessable("ruling.op: a ruling needs an op")
+        op = ruling["op"]
+        if op in ("reveal", "hide"):
+            unit = ruling.get("unit")
+            if unit not in st.names:
+                raise Unprocessable(f"ruling.unit: unknown unit {unit!r}")
+            clean: dict[str, Any] = {"op": op, "unit": unit, "reason": str(ruling.get("reason", ""))[:500]}
+        else:
+            from ikusa.engine.rulings import parse_ruling, ruling_to_json
+
+            try:
+                clean = ruling_to_json(parse_ruling(ruling))
+            except InputError as exc:
+                raise Unprocessable(str(exc)) from None
+            if op == "control":
+                if clean.get("unit") and clean["unit"] not in st.names:
+                    raise Unprocessable(f"ruling.unit: unknown unit {clean['unit']!r}")
+                ctl = clean.get("controller")
+                if ctl is not None and not (ctl == "gm" or ctl.startswith(("player:", "ai:"))):
+                    raise Unprocessable("ruling.controller: gm, player:<name> or ai:<policy>")
+        self._push(st, rows, "ruling", principal.who, {"ruling": clean})
+
+    def _ai_chain(self, st: TableState) -> list[Row]:
+        """Let AI-controlled units decide until a person must (each decision its own entry)."""
+        from ikusa.engine.runner import policy_for
+
+        rows: list[Row] = []
+        for _ in range(MAX_AI_CHAIN):
+            d = st.decision()
+            if d is None:
+                break
+            ai = st.control_of(d.actor).ai
+            if ai is None:
+                break
+            policy = policy_for(st.setup.loaded.module, ai)
+            action = policy.choose(st.combat.state, d, random.Random(self._seed(st, "ai")))
+            self._push(st, rows, "decision", f"ai:{ai}", {"actor": d.actor, "action": action, "dice": []},
+                       RandomSource(self._seed(st, "auto")))
+        return rows
