@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI, Form, Request, UploadFile
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
@@ -35,6 +35,9 @@ from ikusa.server.pages_render import STATIC, fragments, page_context, render
 from ikusa.server.projection import Principal
 from ikusa.server.service import TableService
 from ikusa.server.sse import view_events
+
+#: how soon a browser reconnects a lost stream (ms; the SSE ``retry:`` field)
+RETRY_MS = 1000
 
 
 def _flash(message: str, status: int = 200, ok: bool = False) -> HTMLResponse:
@@ -151,8 +154,11 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
             out = []
             for name, html in fragments(view).items():
                 if sent.get(name) != html:
+                    # the browser's own reconnection waits RETRY_MS after a lost stream (a restart)
+                    retry = RETRY_MS if not sent else None
                     sent[name] = html
-                    out.append(ServerSentEvent(raw_data=html.replace("\r", ""), event=name, id=str(view["version"])))
+                    out.append(ServerSentEvent(raw_data=html.replace("\r", ""), event=name, id=str(view["version"]),
+                                               retry=retry))
             return out
 
         async for ev in view_events(request, p, render_changed):
@@ -302,8 +308,6 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
         except ServiceError as exc:
             return JSONResponse(exc.body(), status_code=exc.status)
         return JSONResponse({"version": v["version"], "fragments": fragments(v)})
-
-    _ = RedirectResponse  # re-exported for pages_setup
 
 
 def _links(s: TableService, p: Principal) -> list[dict[str, Any]]:

@@ -123,7 +123,7 @@ def base_context(v: dict[str, Any]) -> dict[str, Any]:
     mine, what = _my_turn(v)
     p = v.get("pending")
     if p and p.get("kind") == "dice" and p.get("roller"):
-        roller = next((u for u in v["units"] if u.get("id") == p["roller"]), {})
+        roller: dict[str, Any] = next((u for u in v["units"] if u.get("id") == p["roller"]), {})
         p = {**p, "mode": roller.get("dice", "ask")}
         v = {**v, "pending": p}
     return {
@@ -139,15 +139,17 @@ def _who(role: dict[str, Any]) -> str:
     return f"player:{role.get('name', '')}" if role.get("role") == "player" else str(role.get("role", ""))
 
 
-FRAGMENTS = ("banner", "turn", "board", "pending", "log", "chat")
+FRAGMENTS = ("banner", "board", "pending", "log", "chat")
 
 
 def fragments(v: dict[str, Any]) -> dict[str, str]:
-    """Every live fragment of the table page for this view (name → HTML)."""
+    """Every live fragment of the table page for this view (name → HTML).  ``turn``, which
+    carries the version, comes last: a page showing a version has every fragment of it."""
     ctx = base_context(v)
     out = {name: render(f"fragments/{name}.html", **ctx) for name in FRAGMENTS}
     if v["role"]["role"] == "gm":
         out["gm"] = render("fragments/gm.html", **ctx)
+    out["turn"] = render("fragments/turn.html", **ctx)
     return out
 
 

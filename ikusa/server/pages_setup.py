@@ -180,7 +180,7 @@ def _yaml(text: str, where: str) -> Any:
 def document_from_form(form: dict[str, str]) -> tuple[dict[str, Any], list[int], dict[Any, str]]:
     """The document a setup form describes; per-part errors for what does not parse."""
     errors: dict[Any, str] = {}
-    ukey = form.get("ukey") if form.get("ukey") in ("units", "characters") else "units"
+    ukey = "characters" if form.get("ukey") == "characters" else "units"
     try:
         rest = _yaml(form.get("rest", ""), "settings") or {}
         if not isinstance(rest, dict):
@@ -235,8 +235,6 @@ def edit_page(form: dict[str, str], service: TableService, request: Request) -> 
     doc, form_index, errors = document_from_form(form)
     if not errors:
         errors = _validate(doc, form_index)
-        if errors.get("_new") is None and len(form_index) and form_index[-1] == int(form.get("n", "0") or 0):
-            pass
     model = _model(doc)
     if errors or form.get("go") != "start":
         # a unit index in errors refers to the form; re-rendered, units are numbered afresh
