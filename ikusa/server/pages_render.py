@@ -28,7 +28,7 @@ OPTION_LIMIT = 12
 LOG_LIMIT = 400
 
 SYSTEM_LABELS = {"maai": "間合（maai）", "sengensyou": "千幻抄（sengensyou）", "fantasy": "ファンタジー（fantasy）"}
-COST_LABELS = {"maai": "活力", "sengensyou": "DP", "fantasy": "コスト"}
+COST_LABELS = {"maai": "活力", "sengensyou": "DP", "fantasy": "アクション"}
 KIND_LABELS = {
     "breath": "一呼吸", "reaction": "防御（反応）", "fate": "運命介入", "lull": "小休止", "survival": "生死判定",
     "initiative": "イニシアティブ", "action": "行動", "gm_table": "GM 判断", "defence": "防御", "turn": "手番",

@@ -49,7 +49,7 @@ class Server:
                "--db", f"sqlite:///{self.db}", "--example", "none"]
         out = self.log.open("ab")
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"})
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"ikusa serve exited: {self.log.read_text('utf-8', 'replace')[-2000:]}")
@@ -59,7 +59,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError("ikusa serve did not become healthy in 30 s")
+        raise RuntimeError("ikusa serve did not become healthy in 90 s")
 
     def kill(self) -> None:
         """``kill -9``: nothing gets a chance to flush or clean up."""
