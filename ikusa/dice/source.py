@@ -29,9 +29,11 @@ Die = tuple[int, int]
 class DiceSource(Protocol):
     """Anything that can roll ``count`` dice of ``sides`` faces."""
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
         """Return ``count`` values, each in ``1..sides``. ``purpose`` is a human hint
-        (for example ``"源三郎 横斬り 命中"``) shown to a person typing dice."""
+        (for example ``"源三郎 横斬り 命中"``) shown to a person typing dice; ``roller`` says
+        who rolls them (a unit id, or ``"GM"``; ``""`` = whoever is deciding).  A source
+        never lets ``roller`` change which values it draws."""
         ...
 
 
@@ -43,7 +45,7 @@ class RandomSource:
         self._rng = random.Random(seed)
         self._bits = self._rng.getrandbits
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
         if not _FAST_RANDINT or not 1 <= sides <= MAX_SIDES or not 0 <= count <= MAX_COUNT:
             _check_request(sides, count)
             r = self._rng.randint
@@ -86,7 +88,7 @@ class ScriptedSource:
     def consumed(self) -> int:
         return self._pos
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
         _check_request(sides, count)
         out: list[int] = []
         for _ in range(count):
@@ -96,7 +98,7 @@ class ScriptedSource:
                     raise DiceError(
                         f"scripted dice ran out: needed a d{sides}{what} after {self._pos} dice"
                     )
-                out.extend(self.fallback.roll(sides, 1, purpose))
+                out.extend(self.fallback.roll(sides, 1, purpose, roller))
                 continue
             v = self._values[self._pos]
             if not 1 <= v <= sides:
@@ -115,7 +117,7 @@ class ManualSource:
         self._ask = ask
         self._retries = retries
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
         _check_request(sides, count)
         prompt = purpose
         for _ in range(self._retries):
@@ -138,8 +140,8 @@ class RecordingSource:
         self.inner = inner
         self.drawn: list[Die] = []
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "") -> list[int]:
-        values = self.inner.roll(sides, count, purpose)
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
+        values = self.inner.roll(sides, count, purpose, roller)
         self.drawn.extend((v, sides) for v in values)
         return values
 

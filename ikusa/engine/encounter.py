@@ -5,6 +5,8 @@ An encounter file is a mapping with:
 * ``system`` — ``maai``, ``sengensyou`` or ``fantasy`` (required);
 * ``script`` — optional list of ``{action: KEY, dice: [ints]}``: decisions applied first,
   each with the dice it should consume (missing dice are rolled from the seed);
+* ``control`` — optional: who decides for each side/unit and who rolls its dice
+  (:mod:`ikusa.engine.control`; unit ids and sides are checked against the state);
 * everything else — validated by the system's ``encounter_from_dict``.
 """
 
@@ -12,13 +14,14 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
+from ikusa.engine.control import ControlSpec, parse_control
 from ikusa.engine.errors import InputError
 
 
@@ -34,6 +37,9 @@ class EncounterDoc:
     system: str
     body: dict[str, Any]
     script: list[ScriptStep]
+    control: ControlSpec = field(default_factory=ControlSpec)
+    #: the ``control:`` section as written (kept in a log's setup)
+    control_raw: dict[str, Any] | None = None
 
 
 def read_document(path: str | Path) -> dict[str, Any]:
@@ -71,7 +77,7 @@ def read_document(path: str | Path) -> dict[str, Any]:
 
 
 def split_document(data: dict[str, Any], source: str) -> EncounterDoc:
-    """Take out ``system`` and ``script``; the rest is for the system."""
+    """Take out ``system``, ``script`` and ``control``; the rest is for the system."""
     body = dict(data)
     system = body.pop("system", None)
     if system is None or system == "":
@@ -99,7 +105,10 @@ def split_document(data: dict[str, Any], source: str) -> EncounterDoc:
         if unknown:
             raise InputError(f"unknown key(s) {sorted(unknown)}", source=source, field=where)
         script.append(ScriptStep(step["action"], list(dice)))
-    return EncounterDoc(source, system, body, script)
+    raw_control = body.pop("control", None)
+    control = parse_control(raw_control, source)
+    return EncounterDoc(source, system, body, script, control,
+                        raw_control if isinstance(raw_control, dict) else None)
 
 
 def validation_error(exc: ValidationError, source: str) -> InputError:

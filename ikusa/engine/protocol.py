@@ -6,6 +6,12 @@ is applied with :meth:`GameState.apply`, drawing any dice it needs from the
 :class:`~ikusa.dice.source.DiceSource` it is given, and returns the events it caused.
 Nothing else mutates a state.
 
+Optional methods the core uses when a state has them: ``explain_illegal(action)`` (the
+rule an illegal action breaks), ``apply_ruling(ruling, dice)`` (GM rulings,
+:mod:`ikusa.engine.rulings`), ``events_so_far()`` (the events of an action that stopped
+for a person's dice, shown before the next roll is asked) and ``dice_sum_only`` (``True``
+when only the sums of multi-dice rolls matter, as in a sengensyou pool).
+
 An *action* is a plain string: the ``key`` of one of the pending options (so logs are
 readable text and replay is trivial).
 """
@@ -71,6 +77,11 @@ class GameState(Protocol):
 
     def summary(self) -> dict[str, Any]:
         """The final-state JSON: per unit the system's key numbers, and ``winner``."""
+        ...
+
+    def roster(self) -> list[tuple[str, str, str]]:
+        """Every unit of the combat as ``(unit id, name, side)``, in the encounter's order
+        (units still to arrive included): who may be controlled and who rolls (issue #8)."""
         ...
 
 

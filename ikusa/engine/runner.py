@@ -29,7 +29,10 @@ class Loaded:
         enc = self.encounter
         mod = self.module
         setup = {"system": self.doc.system, **self.doc.body}
-        return Combat(self.doc.system, setup, lambda: mod.new_state(enc))
+        if self.doc.control_raw is not None:
+            setup["control"] = self.doc.control_raw
+        return Combat(self.doc.system, setup, lambda: mod.new_state(enc), self.doc.control,
+                      source=self.doc.source)
 
 
 def load_encounter(path: str | Path) -> Loaded:
@@ -38,7 +41,13 @@ def load_encounter(path: str | Path) -> Loaded:
     doc = split_document(read_document(path), src)
     module = resolve_system(doc)
     encounter = module.encounter_from_dict(doc.body, src)
-    return Loaded(doc, module, encounter)
+    from ikusa.engine.driver import check_policies
+
+    check_policies(doc.control, module, src)
+    loaded = Loaded(doc, module, encounter)
+    if doc.control_raw:
+        loaded.new_combat()  # the control section's unit ids and sides, checked against the roster
+    return loaded
 
 
 def resolve_system(doc: EncounterDoc, field: str = "system") -> SystemModule:
@@ -122,13 +131,15 @@ def fight(path: str | Path, seed: int | None = None, ai: str = "greedy") -> Comb
     return combat
 
 
-def load_log(path: str | Path) -> Combat:
-    """Load a saved log (``Combat.save``) and replay it to its final state."""
-    from ikusa.engine.combat import LOG_FORMAT, entries_from_json
+def load_log(path: str | Path, dice: DiceSource | None = None) -> Combat:
+    """Load a saved log (``Combat.save``; ``ikusa-log/1`` or ``/2``) and replay it to its
+    final state, with its redo stack and the action waiting for dice if there was one.
+    ``dice`` becomes the combat's software dice (table mode)."""
+    from ikusa.engine.record import LOG_FORMAT, LOG_FORMATS
 
     src = str(path)
     data = read_document(path)
-    if data.get("format") != LOG_FORMAT:
+    if data.get("format") not in LOG_FORMATS:
         raise InputError(f"not an ikusa log (expected format {LOG_FORMAT!r})", source=src, field="format")
     setup = data.get("setup")
     if not isinstance(setup, dict):
@@ -137,5 +148,7 @@ def load_log(path: str | Path) -> Combat:
     module = resolve_system(doc, "setup.system")
     loaded = Loaded(doc, module, module.encounter_from_dict(doc.body, src))
     combat = loaded.new_combat()
-    combat.replay(entries_from_json(data.get("entries", []), src), source=src)
+    if dice is not None:
+        combat.auto_dice = dice
+    combat.restore(data, source=src)
     return combat

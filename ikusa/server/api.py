@@ -8,7 +8,6 @@ action (the rule named).
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -19,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ikusa.server.auth import principal_from_request
 from ikusa.server.projection import Principal
 from ikusa.server.service import Created, TableService
-from ikusa.server.sse import render_json, view_events
+from ikusa.server.sse import dumps, render_json, view_events
 
 
 def service_of(request: Request) -> TableService:
@@ -76,12 +75,12 @@ class Link(BaseModel):
 
 
 class JSON(Response):
-    """A JSON response encoded once with :func:`json.dumps` (no per-field re-validation)."""
+    """A JSON response encoded once by :func:`ikusa.server.sse.dumps` (``<``, ``>``, ``&`` escaped)."""
 
     media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return dumps(content).encode("utf-8")
 
 
 router = APIRouter(prefix="/api", tags=["tables"], default_response_class=JSON)
@@ -132,6 +131,18 @@ def post_undo(body: Versioned, principal: Caller, service: Service) -> Response:
 @router.post("/tables/{table_id}/redo", summary="GM: bring back the last undone entry")
 def post_redo(body: Versioned, principal: Caller, service: Service) -> Response:
     return JSON(service.redo(principal, body.version))
+
+
+class Reroll(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int
+    reason: str = Field(default="", max_length=500)
+
+
+@router.post("/tables/{table_id}/reroll", summary="GM: the last decision again with new dice (old dice logged)")
+def post_reroll(body: Reroll, principal: Caller, service: Service) -> Response:
+    return JSON(service.reroll(principal, body.version, body.reason))
 
 
 @router.post("/tables/{table_id}/chat", summary="Say something or roll any BCDice command")

@@ -33,10 +33,10 @@ def example_document(name: str) -> dict[str, Any]:
     if len(match) != 1:
         raise InputError(f"unknown example {name!r}; examples: {', '.join(names)}", field="--example")
     doc = read_document(examples_dir() / f"{match[0]}.yaml")
-    if "control" not in doc and "players" not in doc:
+    if "control" not in doc:
         units = doc.get("units") or doc.get("characters") or []
         if units and isinstance(units, list):
             first = doc.get("pc_side") or (doc.get("sides") or [units[0].get("side")])[0]
-            doc["control"] = {u["id"]: f"player:{u.get('name', u['id'])}" for u in units
-                              if isinstance(u, dict) and u.get("side") == first and "id" in u}
+            doc["control"] = {"units": {u["id"]: {"controller": f"player:{u.get('name', u['id'])}", "dice": "ask"}
+                                        for u in units if isinstance(u, dict) and u.get("side") == first and "id" in u}}
     return doc

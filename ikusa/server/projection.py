@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ikusa.server.table import DiceRequest, TableState
+from ikusa.engine.dice_request import DiceRequest
+from ikusa.server.table import TableState
 
 SECRET_TEXT = "（シークレットダイス）"
 
@@ -42,7 +43,8 @@ def owns(state: TableState, principal: Principal, unit: str) -> bool:
     """Whether ``principal`` controls ``unit`` (the GM controls every unit)."""
     if principal.is_gm:
         return True
-    return principal.role == "player" and state.control_of(unit).player == principal.name
+    c = state.control_of(unit)
+    return principal.role == "player" and c.kind == "player" and c.who == principal.name
 
 
 def may_answer(state: TableState, principal: Principal) -> bool:
@@ -76,11 +78,14 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
             continue
         c = state.control_of(uid)
         mine = owns(state, principal, uid) and not gm
-        if gm or c.player is not None:
+        pc = c.kind == "player"
+        if gm or pc:
             uv = dict(u)
         else:
             uv = {k: u[k] for k in PUBLIC_UNIT_FIELDS if k in u}
-        uv["controller"] = c.controller if (gm or c.player is not None) else "gm"
+        if not gm and state.hidden:  # e.g. maai 心府 lists: no trace of a hidden unit
+            uv = {k: [x for x in v if x not in state.hidden] if isinstance(v, list) else v for k, v in uv.items()}
+        uv["controller"] = c.controller if (gm or pc) else "gm"
         if gm or mine:
             uv["dice"] = c.dice
         if gm:
@@ -89,7 +94,7 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
         units.append(uv)
     log = [
         {"seq": item.seq, "kind": item.kind, "text": item.text, "rule": item.rule, "author": item.author}
-        for item in state.log
+        for item in state.log()
         if gm or (not item.gm_only and not (item.mentions & state.hidden))
     ]
     chat = []
@@ -111,14 +116,46 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
         "units": units,
         "board": board,
         "pending": _pending(state, principal),
+        "tracker": _tracker(state, principal),
         "log": log,
         "chat": chat,
         "over": state.over,
     }
     if gm:
         view["can_undo"] = state.undoable()
-        view["can_redo"] = bool(state.redo_stack)
+        view["can_redo"] = bool(state.combat.redo_stack)
     return view
+
+
+def _typed_so_far(state: TableState) -> list[dict[str, Any]]:
+    p = state.combat.partial
+    if p is None:
+        return []
+    return [{"value": d.value, "sides": d.sides, "by": d.by} for d in p.dice]
+
+
+def _tracker(state: TableState, principal: Principal) -> dict[str, Any] | None:
+    """The core's tracker board (``ikusa/systems/<id>/board.py``) as the role may see it."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(f"ikusa.systems.{state.setup.system}.board")
+    except ImportError:
+        return None
+    board: dict[str, Any] = mod.board(state.combat.state)
+    if principal.is_gm:
+        return board
+    hidden_names = [state.names.get(u, u) for u in state.hidden]
+    rows = []
+    for row in board.get("rows", []):
+        uid = str(row.get("id"))
+        if uid in state.hidden:
+            continue
+        if state.control_of(uid).kind != "player":
+            row = {k: v for k, v in row.items() if k in ("id", "name", "marks", *PUBLIC_UNIT_FIELDS)}
+        rows.append(row)
+    notes = [n for n in board.get("notes", []) if not any(h and h in n for h in hidden_names)]
+    return {**board, "rows": rows, "notes": notes}
 
 
 def _pending(state: TableState, principal: Principal) -> dict[str, Any] | None:
@@ -128,9 +165,13 @@ def _pending(state: TableState, principal: Principal) -> dict[str, Any] | None:
         if not _visible(state, principal, req.roller):
             return {"kind": "dice", "roller": None, "sides": req.sides, "count": req.count, "purpose": "",
                     "typed": [], "may_answer": False}
+        purpose = req.purpose
+        if not principal.is_gm and any(u in purpose or state.names.get(u, u) in purpose for u in state.hidden):
+            purpose = f"{state.names.get(req.roller, req.roller)} の判定"
         return {"kind": "dice", "roller": req.roller, "roller_name": state.names.get(req.roller, req.roller),
-                "sides": req.sides, "count": req.count, "purpose": req.purpose,
-                "typed": [{"value": v, "sides": s, "by": by} for v, s, by in req.typed], "may_answer": answer}
+                "sides": req.sides, "count": req.count, "purpose": purpose,
+                "notation": req.notation, "sum_only": req.sum_only, "mode": req.mode,
+                "typed": _typed_so_far(state), "may_answer": answer}
     d = state.decision()
     if d is None:
         return None

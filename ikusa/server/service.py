@@ -29,7 +29,8 @@ Tables:
   ``units``, ``board``, ``pending`` (``None`` when over; a decision ``{kind, actor,
   actor_name, prompt, options[{key,label,cost,odds}], may_answer}`` or a dice request
   ``{kind: "dice", roller, sides, count, purpose, typed, may_answer}``), ``log``, ``chat``,
-  ``role``, ``over``; GM also ``can_undo``/``can_redo``.
+  ``role``, ``over``; GM also ``can_undo``/``can_redo``.  Views are cached per version and
+  role and shared: never mutate one.  ``view_json(principal)`` → ``(version, text)``.
 
 Writes (each carries the ``version`` the caller saw; stale → ``Conflict`` with the fresh
 view; each is committed before it returns the new view, then published on the hub):
@@ -58,12 +59,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select, text, update
+from sqlalchemy import insert, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from ikusa.dice.source import DiceSource, RandomSource
-from ikusa.engine.errors import IkusaError, InputError, RuleViolation
+from ikusa.dice.source import RandomSource
+from ikusa.engine.errors import IkusaError, InputError
 from ikusa.server.db import EntryRow, TableRow, TokenRow, is_postgres
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
 from ikusa.server.hub import CHANNEL, Hub
@@ -104,6 +105,7 @@ class TableService:
         self._states: dict[str, TableState] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._views: dict[tuple[str, str, str], tuple[tuple[int, int], dict[str, Any], str | None]] = {}
 
     # -- tokens ---------------------------------------------------------------------------------
     def principal(self, token: str, table_id: str | None = None) -> Principal:
@@ -147,7 +149,7 @@ class TableService:
     def _check_role(self, table_id: str, role: str, name: str) -> None:
         if role not in ("gm", "player", "spectator"):
             raise Unprocessable(f"role must be gm, player or spectator, not {role!r}")
-        if role == "player" and name not in self._state(table_id).setup.players():
+        if role == "player" and name not in self._state(table_id).players():
             raise Unprocessable(f"no player {name!r} at this table")
 
     @staticmethod
@@ -176,33 +178,34 @@ class TableService:
         return self._create(setup, seed, [])
 
     def create_from_log(self, log: dict[str, Any]) -> Created:
-        """A new table continuing an exported ``ikusa-log`` (its decisions replayed)."""
-        from ikusa.engine.combat import LOG_FORMAT, entries_from_json
+        """A new table continuing an exported ``ikusa-log`` (its record, redo stack and the
+        roll still waiting for dice are replayed)."""
+        from ikusa.engine.record import LOG_FORMATS
 
-        if log.get("format") != LOG_FORMAT:
-            raise Unprocessable(f"format: not an ikusa log (expected {LOG_FORMAT!r})")
+        if log.get("format") not in LOG_FORMATS:
+            raise Unprocessable(f"format: not an ikusa log (expected one of {', '.join(sorted(LOG_FORMATS))})")
         setup_doc = log.get("table_setup") or log.get("setup")
         if not isinstance(setup_doc, dict):
             raise Unprocessable("setup: missing")
+        setup_doc = {k: v for k, v in setup_doc.items() if k != "script"}  # its steps are in the entries
+        payload = {"entries": log.get("entries", []), "redo": log.get("redo", []), "partial": log.get("partial")}
+        seed = log.get("seed") if isinstance(log.get("seed"), int) else None
         try:
             setup = load_setup(setup_doc)
-            entries = entries_from_json(log.get("entries", []), "<log>")
-            setup.loaded.new_combat().replay(entries, source="<log>")
         except IkusaError as exc:
             raise _user_error(exc) from None
-        seed = log.get("seed") if isinstance(log.get("seed"), int) else None
-        rows = [("decision", "import", {"actor": e.actor, "action": e.action, "dice": [list(d) for d in e.dice]})
-                for e in entries[len(setup.loaded.doc.script):]]
-        return self._create(setup, seed, rows)
+        return self._create(setup, seed, [("replay", "import", payload)])
 
     def _create(self, setup: TableSetup, seed: int | None, rows: list[tuple[str, str, dict[str, Any]]]) -> Created:
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbelow(2**31) if seed is None else seed
         state = TableState(setup, seed)
-        state.load([])
         entries = [(i + 1, k, a, p) for i, (k, a, p) in enumerate(rows)]
-        for e in entries:
-            state.append(*e)
+        try:
+            for e in entries:
+                state.append(*e)
+        except IkusaError as exc:
+            raise _user_error(exc) from None
         entries += self._ai_chain(state)
         tokens: dict[str, Any] = {"players": {}}
         with Session(self.engine) as s, s.begin():
@@ -211,7 +214,7 @@ class TableService:
             s.flush()
             self._insert(s, table_id, entries)
             tokens["gm"] = self._new_token(s, table_id, "gm")
-            for name in setup.players():
+            for name in state.players():
                 tokens["players"][name] = self._new_token(s, table_id, "player", name)
             tokens["spectator"] = self._new_token(s, table_id, "spectator")
         with self._guard:
@@ -238,7 +241,6 @@ class TableService:
                 raise NotFound(f"no table {table_id!r}")
             if st is None or st.version > row.version:
                 st = TableState(load_setup(row.setup), row.seed)
-                st.load([])
             if st.version < row.version:
                 rows = s.scalars(select(EntryRow).where(EntryRow.table_id == table_id, EntryRow.seq > st.version)
                                  .order_by(EntryRow.seq)).all()
@@ -249,10 +251,37 @@ class TableService:
         return st
 
     def view(self, principal: Principal, min_version: int | None = None) -> dict[str, Any]:
-        """The table as ``principal``'s role may see it."""
+        """The table as ``principal``'s role may see it.  Views are cached per version and role
+        and shared between callers: read them, never change them."""
+        return self._cached(principal, min_version)[0]
+
+    def view_json(self, principal: Principal, min_version: int | None = None) -> tuple[int, str]:
+        """``(version, text)``: :meth:`view` as JSON (``<>&`` escaped), encoded once per version and role."""
+        view, key = self._cached(principal, min_version)
+        with self._guard:
+            entry = self._views.get(key)
+            if entry is not None and entry[1] is view and entry[2] is not None:
+                return int(view["version"]), entry[2]
+        from ikusa.server.sse import dumps
+
+        text_ = dumps(view)
+        with self._guard:
+            if (entry := self._views.get(key)) is not None and entry[1] is view:
+                self._views[key] = (entry[0], view, text_)
+        return int(view["version"]), text_
+
+    def _cached(self, principal: Principal, min_version: int | None) -> tuple[dict[str, Any], tuple[str, str, str]]:
+        key = (principal.table_id, principal.role, principal.name)
         with self._lock(principal.table_id):
             st = self._synced(principal.table_id, min_version)
-            return project(st, principal)
+            with self._guard:
+                entry = self._views.get(key)
+            if entry is not None and entry[0] == (id(st), st.version):
+                return entry[1], key
+            view = project(st, principal)
+            with self._guard:
+                self._views[key] = ((id(st), st.version), view, None)
+            return view, key
 
     def version(self, table_id: str) -> int:
         return self._state(table_id).version
@@ -284,8 +313,6 @@ class TableService:
         self._require_gm(principal)
 
         def build(st: TableState, rows: list[Row]) -> None:
-            if not st.undoable():
-                raise Unprocessable("nothing to undo")
             self._push(st, rows, "undo", principal.who, {})
 
         return self._write(principal, version, build, chain=False)
@@ -294,11 +321,18 @@ class TableService:
         self._require_gm(principal)
 
         def build(st: TableState, rows: list[Row]) -> None:
-            if not st.redo_stack:
-                raise Unprocessable("nothing to redo")
             self._push(st, rows, "redo", principal.who, {})
 
         return self._write(principal, version, build, chain=False)
+
+    def reroll(self, principal: Principal, version: int, reason: str = "") -> dict[str, Any]:
+        """GM: the last decision again with new dice (the log keeps the old ones)."""
+        self._require_gm(principal)
+
+        def build(st: TableState, rows: list[Row]) -> None:
+            self._push(st, rows, "reroll", principal.who, {"reason": reason[:500]})
+
+        return self._write(principal, version, build)
 
     def chat(self, principal: Principal, text_: str, version: int | None = None, name: str = "") -> dict[str, Any]:
         """A chat line; a dice command is rolled by the server (``S`` prefix: secret)."""
@@ -338,7 +372,8 @@ class TableService:
     def export_log(self, principal: Principal) -> dict[str, Any]:
         """The ``ikusa-log`` JSON (GM only): ``ikusa play --load`` resumes it."""
         st = self.state_for(principal)
-        log = st.combat.to_json()
+        with self._lock(principal.table_id):
+            log = st.combat.to_json()
         log["table_setup"] = st.setup.document
         log["seed"] = st.seed
         return log
@@ -391,14 +426,14 @@ class TableService:
 
     @staticmethod
     def _insert(s: Session, table_id: str, rows: list[Row]) -> None:
-        for seq, kind, author, payload in rows:
-            s.add(EntryRow(table_id=table_id, seq=seq, kind=kind, author=author[:120], payload=payload))
+        if rows:
+            s.execute(insert(EntryRow), [{"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120],
+                                          "payload": payload} for seq, kind, author, payload in rows])
 
     @staticmethod
-    def _push(st: TableState, rows: list[Row], kind: str, author: str, payload: dict[str, Any],
-              source: DiceSource | None = None) -> None:
+    def _push(st: TableState, rows: list[Row], kind: str, author: str, payload: dict[str, Any]) -> None:
         seq = st.version + 1
-        st.append(seq, kind, author, payload, source)
+        st.append(seq, kind, author, payload)
         rows.append((seq, kind, author, payload))
 
     @staticmethod
@@ -411,46 +446,33 @@ class TableService:
             raise Forbidden("only the GM may do this")
 
     def _decide(self, st: TableState, rows: list[Row], principal: Principal, action: str) -> None:
-        if st.request is not None:
-            raise Unprocessable(f"dice are awaited first: {st.request.count}d{st.request.sides} for "
-                                f"{st.request.purpose}")
+        req = st.request
+        if req is not None:
+            raise Unprocessable(f"dice are awaited first: {req.count}d{req.sides} for {req.purpose}")
         d = st.decision()
         if d is None:
             raise Unprocessable("ENGINE: the combat is over; no decision is pending")
         if not owns(st, principal, d.actor):
             raise Forbidden(f"this decision is for {st.names.get(d.actor, d.actor)}, not yours")
-        try:
-            st.check_action(action)
-        except RuleViolation as exc:
-            raise Unprocessable(str(exc)) from None
-        if st.control_of(d.actor).dice == "auto":
-            self._decide_auto(st, rows, principal.who, d.actor, action)
-        else:
-            self._push(st, rows, "begin", principal.who, {"actor": d.actor, "action": action})
+        self._push(st, rows, "decision", principal.who, {"actor": d.actor, "action": action})
 
-    def _decide_auto(self, st: TableState, rows: list[Row], author: str, actor: str, action: str) -> None:
-        self._push(st, rows, "decision", author, {"actor": actor, "action": action, "dice": []},
-                   RandomSource(self._seed(st, "auto")))
-
-    def _dice(self, st: TableState, rows: list[Row], principal: Principal, dice: list[int] | None, roll: bool) -> None:
+    def _dice(self, st: TableState, rows: list[Row], principal: Principal, dice: list[int] | None,
+              roll: bool) -> None:
         req = st.request
         if req is None:
             raise Unprocessable("no roll is awaited")
         if not may_answer(st, principal):
             raise Forbidden(f"this roll is {st.names.get(req.roller, req.roller)}'s, not yours")
         if roll:
-            values = RandomSource(self._seed(st, "roll")).roll(req.sides, req.count, req.purpose)
-            by = "server"
-        else:
-            assert dice is not None
-            if len(dice) != req.count or not all(isinstance(v, int) and not isinstance(v, bool) for v in dice):
-                raise Unprocessable(f"dice: need exactly {req.count} whole number(s) for {req.count}d{req.sides}")
-            bad = [v for v in dice if not 1 <= v <= req.sides]
-            if bad:
-                raise Unprocessable(f"dice: values must be 1..{req.sides}; got {bad}")
-            values = list(dice)
-            by = principal.who
-        self._push(st, rows, "dice", principal.who, {"values": values, "sides": req.sides, "by": by})
+            self._push(st, rows, "roll", principal.who, {"by": principal.who})
+            return
+        assert dice is not None
+        if req.sum_only and req.count > 1 and len(dice) == 1:  # a pool where only the sum counts
+            self._push(st, rows, "sum", principal.who, {"total": dice[0], "by": principal.who})
+            return
+        if len(dice) != req.count:
+            raise Unprocessable(f"dice: need exactly {req.count} value(s) for {req.notation} ({req.purpose})")
+        self._push(st, rows, "dice", principal.who, {"values": list(dice), "by": principal.who})
 
     def _ruling(self, st: TableState, rows: list[Row], principal: Principal, ruling: dict[str, Any]) -> None:
         self._require_gm(principal)
@@ -469,12 +491,6 @@ class TableService:
                 clean = ruling_to_json(parse_ruling(ruling))
             except InputError as exc:
                 raise Unprocessable(str(exc)) from None
-            if op == "control":
-                if clean.get("unit") and clean["unit"] not in st.names:
-                    raise Unprocessable(f"ruling.unit: unknown unit {clean['unit']!r}")
-                ctl = clean.get("controller")
-                if ctl is not None and not (ctl == "gm" or ctl.startswith(("player:", "ai:"))):
-                    raise Unprocessable("ruling.controller: gm, player:<name> or ai:<policy>")
         self._push(st, rows, "ruling", principal.who, {"ruling": clean})
 
     def _ai_chain(self, st: TableState) -> list[Row]:
@@ -486,11 +502,10 @@ class TableService:
             d = st.decision()
             if d is None:
                 break
-            ai = st.control_of(d.actor).ai
-            if ai is None:
+            ctl = st.control_of(d.actor)
+            if not ctl.is_ai:
                 break
-            policy = policy_for(st.setup.loaded.module, ai)
+            policy = policy_for(st.setup.loaded.module, ctl.who)
             action = policy.choose(st.combat.state, d, random.Random(self._seed(st, "ai")))
-            self._push(st, rows, "decision", f"ai:{ai}", {"actor": d.actor, "action": action, "dice": []},
-                       RandomSource(self._seed(st, "auto")))
+            self._push(st, rows, "decision", ctl.controller, {"actor": d.actor, "action": action})
         return rows

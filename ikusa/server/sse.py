@@ -36,20 +36,36 @@ Render = Callable[[dict[str, Any], Principal], list[ServerSentEvent]]
 POLL = 10.0
 
 
+def dumps(data: Any) -> str:
+    """Compact JSON with ``<``, ``>`` and ``&`` as ``\\u`` escapes: safe even inside an HTML page."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def render_json(view: dict[str, Any], principal: Principal) -> list[ServerSentEvent]:
     """The JSON API's renderer: one ``view`` event with the whole view."""
-    return [ServerSentEvent(raw_data=json.dumps(view, ensure_ascii=False, separators=(",", ":")),
+    return [ServerSentEvent(raw_data=dumps(view),
                             event="view", id=str(view["version"]))]
 
 
 async def view_events(request: Request, principal: Principal, render: Render) -> AsyncIterator[ServerSentEvent]:
-    """The events of one stream: the view now, then on every newer version."""
+    """The events of one stream: the view now, then on every newer version.
+
+    Views are cached per version and role, so many clients of one role cost one projection
+    (and, for :func:`render_json`, one JSON encoding) per version."""
     service: TableService = request.app.state.service
     hub: Hub = request.app.state.hub
+
+    def current(at_least: int | None) -> tuple[int, list[ServerSentEvent]]:
+        if render is render_json:
+            version, text = service.view_json(principal, at_least)
+            return version, [ServerSentEvent(raw_data=text, event="view", id=str(version))]
+        view = service.view(principal, at_least)
+        return int(view["version"]), render(view, principal)
+
     async with hub.subscribe(principal.table_id) as sub:
-        view = await run_in_threadpool(service.view, principal)
-        seen = int(view["version"])
-        for ev in render(view, principal):
+        seen, events = await run_in_threadpool(current, None)
+        for ev in events:
             yield ev
         while True:
             version = await sub.next(seen, timeout=POLL)
@@ -57,9 +73,9 @@ async def view_events(request: Request, principal: Principal, render: Render) ->
                 if await request.is_disconnected():
                     return
                 continue
-            view = await run_in_threadpool(service.view, principal, version)
-            if int(view["version"]) <= seen:
+            got, events = await run_in_threadpool(current, version)
+            if got <= seen:
                 continue
-            seen = int(view["version"])
-            for ev in render(view, principal):
+            seen = got
+            for ev in events:
                 yield ev

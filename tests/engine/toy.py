@@ -31,12 +31,15 @@ class ToyState:
         other = "b" if self.turn == "a" else "a"
         events = []
         if action == "attack":
-            (v,) = dice.roll(6, 1, f"{self.turn} attack")
+            (v,) = dice.roll(6, 1, f"{self.turn} attack", roller=self.turn)
             if v >= 4:
                 self.hp[other] -= v
             events.append(Event("attack", "T-R02", f"{self.turn} rolls {v}", {"roll": v}))
         self.turn = other
         return events
+
+    def roster(self) -> list[tuple[str, str, str]]:
+        return [("a", "A", "left"), ("b", "B", "right")]
 
     def summary(self) -> dict[str, Any]:
         winner = None

@@ -66,10 +66,13 @@ def test_fight_json_does_not_depend_on_the_hash_seed() -> None:
 def test_play_answering_ai_everywhere_replays_fight(name: str, tmp_path: Path) -> None:
     """Was: `play --seed N --ai random` with 'ai' at every prompt took other decisions than
     `fight --seed N --ai random` (play seeded the AI differently and restarted the dice
-    stream after the encounter's script)."""
+    stream after the encounter's script).  Since issue #8 the terminal answers forced
+    decisions itself (one option; fate that cannot help), so every unit is put on
+    ``ai:random`` (the AI helper then takes every decision, as fight does)."""
     path = ROOT / "examples" / name
     log = tmp_path / "play.json"
-    res = runner.invoke(app, ["play", str(path), "--seed", "7", "--ai", "random"],
+    res = runner.invoke(app, ["play", str(path), "--seed", "7", "--ai", "random", "--control", "default=ai:random",
+                              "--save", str(tmp_path / "auto.json")],
                         input="ai\n" * 400 + f"save {log}\nquit\n")
     assert res.exit_code == 0, res.output
     played = json.loads(log.read_text("utf-8"))["entries"]

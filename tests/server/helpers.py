@@ -26,7 +26,8 @@ AMBUSH = {
          "abilities": {"勇": 1, "技": 1, "體": 1, "智": 0, "美": 0, "運": 0}, "skills": {"剣術": "習得"},
          "weapons": ["katana"]},
     ],
-    "control": {"genzaburo": "player:alice", "kuro": {"controller": "player:bob", "dice": "manual"}},
+    "control": {"units": {"genzaburo": {"controller": "player:alice", "dice": "ask"},
+                          "kuro": {"controller": "player:bob", "dice": "manual"}}},
 }
 
 

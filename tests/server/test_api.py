@@ -133,7 +133,12 @@ def test_typed_dice_request_for_a_manual_player_and_who_typed(client: TestClient
 
 
 def test_whole_battle_to_the_end(client: TestClient) -> None:
-    t = create(client)
+    from ikusa.server.examples import example_document
+    from tests.server.helpers import encounter_text
+
+    r = client.post("/api/tables", json={"encounter": encounter_text(example_document("duel")), "seed": 3})
+    assert r.status_code == 201
+    t = r.json()
     gm_tok = t["tokens"]["gm"]
     v = view(client, t, gm_tok)
     n = 0

@@ -173,7 +173,7 @@ def attack(st: FantasyState, f: Fighter, w: WeaponSpec, t: Fighter, dice: DiceSo
                     {"attacker": f.id, "target": t.id, "weapon": w.id, "hit": hit, **data})]
     if not hit:
         return events
-    rolled = dice.roll(st.opts.die_sides, w.damage_dice, f"{f.name} {w.name} ダメージ") if w.damage_dice else []
+    rolled = dice.roll(st.opts.die_sides, w.damage_dice, f"{f.name} {w.name} ダメージ", f.id) if w.damage_dice else []
     dmg = Damage(list(rolled), w.damage_bonus)
     if w.kind == "thrown":
         for _c, d in st.effective(f):
@@ -309,7 +309,7 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
         if resisted:
             continue
         if sp.damage_dice or sp.damage_bonus:
-            rolled = dice.roll(st.opts.die_sides, sp.damage_dice, f"{sp.name} ダメージ") if sp.damage_dice else []
+            rolled = dice.roll(st.opts.die_sides, sp.damage_dice, f"{sp.name} ダメージ", f.id) if sp.damage_dice else []
             dmg = Damage(list(rolled), sp.damage_bonus)
             events.append(Event("damage", "F-H06", f"{v.name} へのダメージ {dmg.text()}",
                                 {"target": v.id, "damage": dmg.total}))

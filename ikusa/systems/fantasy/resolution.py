@@ -138,7 +138,7 @@ def roll_check(dice: DiceSource, opts: FantasyOptions, kind: str, who: str, base
                mods: Iterable[Applied], purpose: str = "") -> Check:
     """Roll the base dice (F-H02: 2D6) for one check and mark 自動失敗/自動成功 (F-G04)."""
     n, sides = opts.dice_count, opts.die_sides
-    values = tuple(dice.roll(sides, n, purpose or f"{who} {KIND_LABELS.get(kind, kind)}"))
+    values = tuple(dice.roll(sides, n, purpose or f"{who} {KIND_LABELS.get(kind, kind)}", roller=who))
     fail = opts.auto_failure == "all_ones" and all(v == 1 for v in values)
     success = opts.auto_success == "all_max" and all(v == sides for v in values) and not fail
     return Check(kind, who, values, base, tuple(mods), fail, success, None, f"{n}D{sides}" if sides != 6 else f"{n}D")

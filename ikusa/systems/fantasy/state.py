@@ -185,6 +185,10 @@ class FantasyState:
 
         return explain(self, action)
 
+    def roster(self) -> list[tuple[str, str, str]]:
+        """(id, name, side) of every character (issue #8 control)."""
+        return [(f.id, f.name, f.side) for f in self.fighters.values()]
+
     def summary(self) -> dict[str, Any]:
         chars = []
         for f in self.fighters.values():

@@ -118,7 +118,7 @@ def _turn_start(st: FantasyState, f: Fighter, dice: DiceSource) -> list[Event]:
         f.remove("cover")
         events.append(Event("cover_end", "F-H08", f"{f.name} の遮蔽が終わる", {"id": f.id}))
     if st.breathless(f) and f.breathless_rounds > f.spec.body:
-        (v,) = dice.roll(st.opts.die_sides, 1, f"{f.name} 溺れ 疲労1D")
+        (v,) = dice.roll(st.opts.die_sides, 1, f"{f.name} 溺れ 疲労1D", roller=f.id)
         f.fatigue += v
         events.append(Event("drowning", "F-R18,F-G15",
                             f"{f.name} 水中で呼吸できず{f.breathless_rounds}ラウンド目 (肉体値{f.spec.body}超過): "

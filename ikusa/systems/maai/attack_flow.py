@@ -379,7 +379,7 @@ class AttackFlow(GuardFlow):
                 other = behind_units[0] if behind_units else None
                 if len(behind_units) > 1 and self.opts.zones.pass_through_selection == "random":
                     assert self.dice is not None
-                    (i,) = self.dice.roll(len(behind_units), 1, f"{ctx.move.name} 背後の敵")
+                    (i,) = self.dice.roll(len(behind_units), 1, f"{ctx.move.name} 背後の敵", roller="GM")
                     other = behind_units[i - 1]
                 if other is not None:
                     self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")

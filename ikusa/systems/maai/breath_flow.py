@@ -383,7 +383,7 @@ class BreathFlow(MovementFlow):
                 self.make_defenceless(u, "過負荷失敗 (S-R29)")
             self._close_breath(u, "")
 
-        first = overload_check(self.roll2(f"{u.name} 過負荷判定"), tai, excess, u.cur_limit, self.opts)
+        first = overload_check(self.roll2(f"{u.name} 過負荷判定", u.id), tai, excess, u.cur_limit, self.opts)
         self.offer_fate(u, first.check, rolled, own=True, relevance="no_crit")
 
     def _close_breath(self, u: Unit, note: str) -> None:

@@ -180,16 +180,16 @@ class FlowBase:
     def ask(self, actor: str, kind: str, prompt: str, options: Sequence[Option], handler: Handler) -> None:
         self.wait = Wait(Decision(actor, kind, prompt, tuple(options)), handler)
 
-    def roll2(self, purpose: str) -> tuple[int, int]:
+    def roll2(self, purpose: str, roller: str = "") -> tuple[int, int]:
         assert self.dice is not None
-        d = self.dice.roll(10, 2, purpose)
+        d = self.dice.roll(10, 2, purpose, roller=roller)
         return d[0], d[1]
 
     def check(self, unit: Unit, modifier: int, target: int, purpose: str, then: Then,
               crit_extension: bool = False, relevance: str = "all") -> None:
         """Roll a 2d10 check for ``unit`` and offer its fate intervention (S-R14…S-R17)."""
         assert self.dice is not None
-        d = self.dice.roll(10, 2, f"{unit.name} {purpose}")
+        d = self.dice.roll(10, 2, f"{unit.name} {purpose}", roller=unit.id)
         chk = Check((d[0], d[1]), modifier, target, crit_extension)
         self.offer_fate(unit, chk, then, own=True, relevance=relevance)
 

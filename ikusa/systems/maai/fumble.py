@@ -39,7 +39,7 @@ class FumbleFlow(CountTieFlow):
     def table_roll(self, u: Unit, table: str, then: Callable[[], None]) -> None:
         """S-R11 / S-G07: roll d100 on 決定的瞬間表 (天命) or 致命的失敗表 (業報)."""
         assert self.dice is not None
-        (r,) = self.dice.roll(100, 1, f"{u.name} {table}")
+        (r,) = self.dice.roll(100, 1, f"{u.name} {table}", roller=u.id)
         bands = self.opts.tables.gouhou if table == "致命的失敗表" else self.opts.tables.tenmei
         suggested = next((name for hi, name in bands if r <= hi), bands[-1][1])
         self.emit("table", "S-R11,S-G07", f"{u.name} {table} d100={r}: 仮表 → {LABELS.get(suggested, suggested)}",

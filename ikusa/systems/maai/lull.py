@@ -110,7 +110,7 @@ class LullFlow(FlowBase):
             ev = key[4:]
             if ev == "ambush":
                 assert self.dice is not None
-                (r,) = self.dice.roll(100, 1, "妖魔乱入遭遇表")
+                (r,) = self.dice.roll(100, 1, "妖魔乱入遭遇表", roller="GM")
                 self.emit("environment", "S-R36,S-G07", f"小康: 妖魔乱入 d100={r} (遭遇表は欠落: GMが遭遇を裁定)",
                           event=ev, roll=r, maai=self.maai)
             elif ev != "none":
@@ -244,5 +244,5 @@ class LullFlow(FlowBase):
             self._next_survival()
 
         # fate may be used on this roll (S-R62): the unit is down but still the roller
-        chk = survival_check(self.roll2(f"{u.name} 生死判定"), u.ab["tai"], u.ab["un"], 0, self.opts).check
+        chk = survival_check(self.roll2(f"{u.name} 生死判定", u.id), u.ab["tai"], u.ab["un"], 0, self.opts).check
         self.offer_fate(u, chk, done, own=True, allow_down=True, relevance="success")

@@ -74,6 +74,14 @@ class MaaiState(BreathFlow):
             "maai": self.maai,
         }
 
+    def roster(self) -> list[tuple[str, str, str]]:
+        """(id, name, side) of every unit (issue #8 control)."""
+        return [(u.id, u.name, u.side) for u in self.units]
+
+    def events_so_far(self) -> list[Event]:
+        """The events of the decision being applied (an action stopped for typed dice)."""
+        return list(self.ev)
+
     # -- flow -------------------------------------------------------------------------------
     def _advance(self) -> None:
         """Work out the next decision after a handler left none (S-R33…S-R36)."""

@@ -39,17 +39,17 @@ class PoolRoll:
 
 
 def pool(base: int, n: int, dice: DiceSource, purpose: str, *, fixed: bool = False,
-         rounding: str = "floor") -> PoolRoll:
+         rounding: str = "floor", roller: str = "") -> PoolRoll:
     """Roll a dice-pool check: 判定値 ``base`` + ``n`` d6 (G-R01)."""
     if fixed:
         return PoolRoll(base, (), base + fixed_dice_value(n, "ceil" if rounding == "ceil" else "floor"), True)
-    faces = tuple(dice.roll(6, n, purpose)) if n else ()
+    faces = tuple(dice.roll(6, n, purpose, roller=roller)) if n else ()
     return PoolRoll(base, faces, pool_total(base, faces))
 
 
-def roll_damage(n: int, dice: DiceSource, purpose: str) -> tuple[int, ...]:
+def roll_damage(n: int, dice: DiceSource, purpose: str, roller: str = "") -> tuple[int, ...]:
     """Damage dice ("XD" in the damage columns; never tied to DP, G-R01)."""
-    return tuple(dice.roll(6, n, purpose)) if n > 0 else ()
+    return tuple(dice.roll(6, n, purpose, roller=roller)) if n > 0 else ()
 
 
 @cache

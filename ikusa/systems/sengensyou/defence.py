@@ -237,7 +237,7 @@ def damage(st: SengensyouState, a: Fighter, t: Fighter, kind: str, *, dice: int,
            label: str) -> Flow:
     """Damage: roll, graze boost (shot 2:1, melee 1:1; G-R12, G-G18), guard reduction,
     defensive spell card (G-R21), deployed card HP (G-G24), HP, 手加減 (G-R22)."""
-    faces = roll_damage(dice, st.dice, f"{a.name} {label} ダメージ")
+    faces = roll_damage(dice, st.dice, f"{a.name} {label} ダメージ", a.id)
     amount = sum(faces) + fixed
     shown = f"{dice}D6[{','.join(map(str, faces))}]+{fixed}={amount}" if dice else f"固定{amount}"
     st.emit("damage_roll", DAMAGE_RULE[kind], f"{a.name} {label} ダメージ {shown}", who=a.id, target=t.id,

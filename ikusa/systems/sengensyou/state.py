@@ -25,6 +25,9 @@ Flow = Generator[Decision, str, None]
 class SengensyouState:
     """One 千幻抄 battle in progress."""
 
+    #: only the sums of the d6 pools and damage dice matter (G-R01): a typed sum is enough
+    dice_sum_only = True
+
     def __init__(self, encounter: Encounter) -> None:
         from ikusa.systems.sengensyou.turn import battle
 
@@ -81,6 +84,14 @@ class SengensyouState:
             "turn": self.turn,
         }
 
+    def roster(self) -> list[tuple[str, str, str]]:
+        """(id, name, side) of every character, reinforcements included (issue #8 control)."""
+        return [(f.id, f.name, f.side) for f in self.fighters.values()]
+
+    def events_so_far(self) -> list[Event]:
+        """The events of the decision being applied (an action stopped for typed dice)."""
+        return list(self.out)
+
     def _step(self, action: str | None) -> Decision | None:
         try:
             return self._flow.send(action)  # type: ignore[arg-type]
@@ -117,7 +128,7 @@ class SengensyouState:
     def check(self, f: Fighter, base: int, n: int, purpose: str) -> PoolRoll:
         """A dice-pool check by ``f`` (G-R01); NPCs use fixed values when G-R29 is on."""
         return pool(base, n, self.dice, purpose, fixed=self.uses_fixed_dice(f),
-                    rounding=self.opt.fixed_roll_rounding)
+                    rounding=self.opt.fixed_roll_rounding, roller=f.id)
 
     def update_end(self) -> bool:
         """The battle ends when at most one side still has characters in it (or coming: a
