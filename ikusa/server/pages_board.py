@@ -29,10 +29,35 @@ def _out(u: dict[str, Any]) -> bool:
     return bool(u.get("incapacitated") or u.get("down") or u.get("status") in ("dead", "fled", "死亡", "逃走"))
 
 
+def tracker_rows(v: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The core's tracker board rows (``ikusa/systems/<id>/board.py``, cut per role by the
+    projection) by unit id."""
+    trk = v.get("tracker") or {}
+    return {str(r.get("id")): r for r in trk.get("rows", []) if isinstance(r, dict)}
+
+
+def _with_tracker(u: dict[str, Any], t: dict[str, Any]) -> dict[str, Any]:
+    """A unit with the tracker's labels: stance and reservation names, effects with the time
+    left, conditions, the formation."""
+    out = dict(u)
+    for key, name in (("stance", "stance_name"), ("reservations", "reservation_names"), ("effects", "effects_label"),
+                      ("conditions", "conditions_label"), ("formation", "formation")):
+        val = t.get(key)
+        if isinstance(val, str) and val:
+            out[name] = val
+    return out
+
+
 def maai_rows(v: dict[str, Any]) -> list[dict[str, Any]]:
-    units: list[dict[str, Any]] = list(v.get("units", []))
-    board = v.get("board") or {}
+    trk = tracker_rows(v)
+    units: list[dict[str, Any]] = [_with_tracker(u, trk.get(str(u.get("id")), {})) for u in v.get("units", [])]
+    board = dict(v.get("board") or {})
     current = _acting(v)
+    if trk:
+        board["order"] = list(trk)
+        nxt_ids = [uid for uid, r in trk.items() if "next" in (r.get("marks") or [])]
+        if nxt_ids:
+            board["next"] = nxt_ids[0]
     order = board.get("order")
     if isinstance(order, list) and all(isinstance(x, str) for x in order):
         rank = {uid: i for i, uid in enumerate(order)}
@@ -53,9 +78,12 @@ def maai_rows(v: dict[str, Any]) -> list[dict[str, Any]]:
     for i, u in enumerate(units):
         out = _out(u)
         vig = u.get("vigor")
+        marks = trk.get(str(u.get("id")), {}).get("marks")
+        tie = ("tie" in marks) if isinstance(marks, list) and trk else (
+            not out and isinstance(vig, int) and counts[vig] > 1)
         rows.append({
             "u": u, "out": out, "rank": None if out or not isinstance(vig, int) else i + 1,
-            "tie": not out and isinstance(vig, int) and counts[vig] > 1,
+            "tie": tie and isinstance(vig, int),
             "current": u.get("id") == current, "next": u.get("id") == nxt and u.get("id") != current,
         })
     return rows
@@ -75,14 +103,16 @@ _ROW_ORDER = {"front": 0, "前": 0, "back": 1, "後": 1}
 
 def side_rows(v: dict[str, Any]) -> list[dict[str, Any]]:
     current = _acting(v)
+    trk = tracker_rows(v)
     out = []
     for side in _sides(v):
-        members = [u for u in v["units"] if str(u.get("side", "")) == side]
+        members = [_with_tracker(u, trk.get(str(u.get("id")), {})) for u in v["units"]
+                   if str(u.get("side", "")) == side]
         members.sort(key=lambda u: (_ROW_ORDER.get(str(u.get("row", "")), 2)))
-        rows = [{"u": u, "out": _out(u), "current": u.get("id") == current} for u in members]
+        rows: list[dict[str, Any]] = [{"u": u, "out": _out(u), "current": u.get("id") == current} for u in members]
         ranks: list[dict[str, Any]] = []
-        for r in rows:
-            name = str(r["u"].get("row", "") or "")
+        for r, u in zip(rows, members, strict=True):
+            name = str(u.get("formation") or u.get("row", "") or "")
             if not ranks or ranks[-1]["name"] != name:
                 ranks.append({"name": name, "rows": []})
             ranks[-1]["rows"].append(r)

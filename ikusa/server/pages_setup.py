@@ -26,7 +26,7 @@ from ikusa.server.setup import MAX_UPLOAD_BYTES, load_setup, parse_text
 __all__ = ["MAX_UPLOAD_BYTES", "edit_page", "examples", "format_of", "import_page", "ruling_from_form", "start_page"]
 
 _UNIT_FIELD = re.compile(r"^(?:units|characters)(?:\[(\d+)\]|\.(\d+))")
-_CONTROL_FIELD = re.compile(r"^(?:control|players)\.([^.\[]+)")
+_CONTROL_FIELD = re.compile(r"^control\.units\.([^.\[]+)")
 
 
 def examples() -> list[dict[str, str]]:
@@ -62,23 +62,22 @@ def _unit_key(doc: dict[str, Any]) -> str:
 
 
 def _control_of(doc: dict[str, Any], uid: str, side: str) -> tuple[str, str, str]:
-    """(kind, player, dice) of a unit from the document's ``control``/``players``."""
-    raw: Any = None
+    """(kind, player, dice) of a unit from the document's ``control:`` section
+    (``default`` → ``sides.<side>`` → ``units.<id>``, docs/gm-control.md)."""
     control = doc.get("control") if isinstance(doc.get("control"), dict) else {}
     assert isinstance(control, dict)
-    if side in control:
-        raw = control[side]
-    if uid in control:
-        raw = control[uid]
-    players = doc.get("players") if isinstance(doc.get("players"), dict) else {}
-    assert isinstance(players, dict)
-    for name, owned in players.items():
-        if isinstance(owned, list) and uid in owned:
-            raw = f"player:{name}"
-    if isinstance(raw, str):
-        raw = {"controller": raw}
-    ctl = str((raw or {}).get("controller", "gm"))
-    dice = str((raw or {}).get("dice", "ask" if ctl.startswith("player:") else "auto"))
+    ctl, dice = "gm", ""
+    layers = [control.get("default"), (control.get("sides") or {}).get(side), (control.get("units") or {}).get(uid)]
+    for raw in layers:
+        if isinstance(raw, str):
+            if raw in ("auto", "manual", "ask"):
+                dice = raw
+            else:
+                ctl = raw
+        elif isinstance(raw, dict):
+            ctl = str(raw.get("controller", ctl))
+            dice = str(raw.get("dice", dice))
+    dice = dice or ("ask" if ctl.startswith("player:") else "auto")
     if ctl.startswith("player:"):
         return "player", ctl[7:], dice
     return ctl, "", dice
@@ -102,6 +101,9 @@ def _model(doc: dict[str, Any]) -> dict[str, Any]:
                       "dice": dice, "hidden": u.get("hidden") is True, "body": text,
                       "rows": min(14, max(3, text.count("\n") + 1))})
     rest = {k: v for k, v in doc.items() if k not in (ukey, "control", "players")}
+    gm_dice = (doc.get("control") or {}).get("gm") if isinstance(doc.get("control"), dict) else None
+    if gm_dice is not None:
+        rest["control"] = {"gm": gm_dice}  # the GM's own rolls; units are set at each unit
     return {"ukey": ukey, "units": units, "rest": _dump(rest), "system": str(doc.get("system", ""))}
 
 
@@ -227,7 +229,9 @@ def document_from_form(form: dict[str, str]) -> tuple[dict[str, Any], list[int],
             errors["_new"] = _message(exc)
     doc[ukey] = units
     if control:
-        doc["control"] = control
+        kept = rest.get("control") if isinstance(rest.get("control"), dict) else {}
+        assert isinstance(kept, dict)
+        doc["control"] = {k: v for k, v in kept.items() if k == "gm"} | {"units": control}
     return doc, form_index, errors
 
 

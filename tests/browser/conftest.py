@@ -1,5 +1,5 @@
 """Real-browser tests of the web table: Playwright drives Debian's chromium against a real
-``ikusa serve`` subprocess on loopback (a throw-away SQLite file per test module).
+``ikusa serve`` subprocess on loopback (one throw-away SQLite file for the session).
 
 Screenshots are written to ``tests/browser/artifacts/`` (git-ignored; the path is printed).
 """
@@ -79,7 +79,7 @@ class Server:
         return f"{self.base}/join/{token}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("serve") / "ikusa.db")
     srv.start()

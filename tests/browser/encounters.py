@@ -14,9 +14,11 @@ units:
   - {id: shinobi, name: 忍びの影, side: 敵, grade: 雑, fate: 0, hidden: true,
      abilities: {勇: 0, 技: 0, 體: 0, 智: 0, 美: 0, 運: 0}, weapons: [katana]}
 control:
-  genzaburo: {controller: "player:太郎", dice: manual}
-  ohatsu: {controller: "player:花子", dice: ask}
-  敵: {controller: gm, dice: auto}
+  sides:
+    敵: {controller: gm, dice: auto}
+  units:
+    genzaburo: {controller: "player:太郎", dice: manual}
+    ohatsu: {controller: "player:花子", dice: ask}
 """
 
 
@@ -56,6 +58,8 @@ characters:
     skills: {回避: 3, 弾幕: 3, ショット: 4, ホーミング: 2, 飛行: 4, 感知: 2, 精神抵抗: 1}
     abilities: {魔法: 5}
 control:
-  reimu: {controller: "player:霊夢の中の人", dice: ask}
-  marisa_side: {controller: "ai:greedy", dice: auto}
+  sides:
+    marisa_side: {controller: "ai:greedy", dice: auto}
+  units:
+    reimu: {controller: "player:霊夢の中の人", dice: ask}
 """

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ikusa.engine.combat import LOG_FORMAT
 from tests.browser.conftest import Server
 from tests.browser.driver import Seat, faces_cycle, spent_of, step, sync
 from tests.browser.encounters import MAAI, choose_maai
@@ -227,6 +228,6 @@ def _export(gm: Seat, hanako: Seat, table_id: str, server: Server) -> None:
     assert "戦闘ログ" in body and "S-R35" in body and "（入力: 太郎）" in body
     assert page.locator("script").count() == 0 and page.locator("link[rel=stylesheet]").count() == 0
     r = gm.page.request.get(f"{server.base}/tables/{table_id}/export.json")
-    assert r.status == 200 and r.json()["format"] == "ikusa-log/1"
+    assert r.status == 200 and r.json()["format"] == LOG_FORMAT
     assert hanako.page.request.get(f"{server.base}/tables/{table_id}/export.json").status == 403
     page.close()

@@ -73,8 +73,8 @@ def test_sengensyou_table_plays_a_full_turn(server: Server, browser: Any, artifa
 
 def test_fantasy_table_plays_a_full_round(server: Server, browser: Any, artifacts: Path) -> None:
     doc = yaml.safe_load((EXAMPLES / "fantasy" / "corridor_ambush.yaml").read_text("utf-8"))
-    doc["control"] = {"lina": {"controller": "player:リナの中の人", "dice": "ask"},
-                      "party": "ai:greedy", "goblins": "ai:greedy"}
+    doc["control"] = {"sides": {"party": "ai:greedy", "goblins": "ai:greedy"},
+                      "units": {"lina": {"controller": "player:リナの中の人", "dice": "ask"}}}
     created = server.create(yaml.safe_dump(doc, allow_unicode=True), seed=5)
     t = created["tokens"]
     gm = _open(browser, server.join(t["gm"]), 1280, "gm")
@@ -85,7 +85,7 @@ def test_fantasy_table_plays_a_full_round(server: Server, browser: Any, artifact
     assert steps >= 1
     for side in ("party", "goblins"):
         assert gm.page.locator(f'#board .front[data-side="{side}"]').count() == 1
-    assert "前列" in gm.text("#board") and "後列" in gm.text("#board")
+    assert "前衛" in gm.text("#board") and "後衛" in gm.text("#board")  # the formation's ranks
     assert "リナ" in player.text("#board")
     assert "F-R" in gm.text("#log")
     gm.page.screenshot(path=str(artifacts / "fantasy_gm_1280.png"), full_page=True)
