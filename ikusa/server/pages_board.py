@@ -72,7 +72,7 @@ def maai_rows(v: dict[str, Any]) -> list[dict[str, Any]]:
     counts = Counter(u["vigor"] for u in able)
     nxt = board.get("next")
     unknown = any(isinstance(u.get("vigor"), int) is False and not _out(u) for u in units)
-    if not isinstance(nxt, str) and not unknown:  # a 次 guessed without every 活力 would mislead
+    if not isinstance(nxt, str) and not unknown and v.get("pending"):  # no guess without every 活力
         nxt = next((u["id"] for u in able if u.get("id") != current and u["vigor"] > 0), None)
     rows = []
     for i, u in enumerate(units):

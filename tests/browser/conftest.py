@@ -89,8 +89,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         srv.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module (module scope: Playwright's sync API runs an event loop
+    in this thread, which must be gone before later tests call ``asyncio.run``)."""
     exe = chromium_path()
     from playwright.sync_api import sync_playwright
 
