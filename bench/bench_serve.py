@@ -66,11 +66,12 @@ class Reader:
         return min(t for v, t in self.seen.items() if v >= version)
 
 
-async def _table_loop(servers: list[Server], clients: int, text: str, deadline: float,
+async def _table_loop(servers: list[Server], clients: int, text: str, seconds: float, go: asyncio.Barrier,
                       latencies: list[float], errors: list[str]) -> None:
     async with httpx.AsyncClient(timeout=httpx.Timeout(30, read=None),
                                  limits=httpx.Limits(max_connections=clients + 4)) as http:
-        while time.perf_counter() < deadline:
+        deadline = 0.0
+        while not deadline or time.perf_counter() < deadline:
             r = await http.post(servers[0].url + "/api/tables", json={"encounter": text})
             r.raise_for_status()
             t = r.json()
@@ -81,6 +82,9 @@ async def _table_loop(servers: list[Server], clients: int, text: str, deadline: 
                      for i, rd in enumerate(readers)]
             for rd in readers:
                 await rd.wait(t["version"])
+            if not deadline:  # every table and client connected: the clock starts for all at once
+                await go.wait()
+                deadline = time.perf_counter() + seconds
             view = (await http.get(f"{servers[0].url}/api/tables/{t['id']}", headers=gm)).json()
             n = 0
             while view["pending"] is not None and time.perf_counter() < deadline:
@@ -89,7 +93,7 @@ async def _table_loop(servers: list[Server], clients: int, text: str, deadline: 
                 key = view["pending"]["options"][0]["key"]
                 start = time.perf_counter()
                 r = await http.post(f"{server.url}/api/tables/{t['id']}/actions", headers=gm,
-                                    json={"version": view["version"], "action": key})
+                                    json={"version": view["version"], "action": key, "log_since": view["version"]})
                 if r.status_code != 200:
                     errors.append(f"{r.status_code} {r.text[:200]}")
                     break
@@ -118,9 +122,12 @@ async def _run(servers: list[Server], tables: int, clients: int, seconds: float)
     anchor = await _healthz(servers)
     latencies: list[float] = []
     errors: list[str] = []
+    go = asyncio.Barrier(tables + 1)
+    loops = asyncio.gather(*(_table_loop(servers, clients, text, seconds, go, latencies, errors)
+                             for _ in range(tables)))
+    await go.wait()
     start = time.perf_counter()
-    deadline = start + seconds
-    await asyncio.gather(*(_table_loop(servers, clients, text, deadline, latencies, errors) for _ in range(tables)))
+    await loops
     elapsed = time.perf_counter() - start
     return {"anchor": anchor, "latencies": latencies, "elapsed": elapsed, "errors": errors}
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ikusa.server.auth import principal_from_request
 from ikusa.server.projection import Principal
-from ikusa.server.service import Created, TableService
+from ikusa.server.service import Created, TableService, trim_log
 from ikusa.server.sse import dumps, render_json, view_events
 
 
@@ -51,6 +51,7 @@ class Action(BaseModel):
     dice: list[int] | None = Field(default=None, max_length=100, description="The faces for the pending dice request")
     roll: bool = Field(default=False, description="Let the server roll the pending dice request")
     ruling: dict[str, Any] | None = Field(default=None, description="A GM ruling ({op: …})")
+    log_since: int | None = Field(default=None, description="Return only the log lines after this version")
 
 
 class Versioned(BaseModel):
@@ -113,14 +114,14 @@ def import_log(log: dict[str, Any], request: Request, service: Service) -> dict[
 
 
 @router.get("/tables/{table_id}", summary="The table as the caller's role sees it")
-def get_table(principal: Caller, service: Service) -> Response:
-    return JSON(service.view(principal))
+def get_table(principal: Caller, service: Service, log_since: int | None = None) -> Response:
+    return JSON(trim_log(service.view(principal), log_since))
 
 
 @router.post("/tables/{table_id}/actions", summary="Answer the pending decision or roll, or make a ruling")
 def post_action(body: Action, principal: Caller, service: Service) -> Response:
-    return JSON(service.act(principal, body.version, action=body.action, dice=body.dice, roll=body.roll,
-                            ruling=body.ruling))
+    return JSON(trim_log(service.act(principal, body.version, action=body.action, dice=body.dice, roll=body.roll,
+                                     ruling=body.ruling), body.log_since))
 
 
 @router.post("/tables/{table_id}/undo", summary="GM: take back the last decision, ruling or begun roll")

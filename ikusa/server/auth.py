@@ -6,9 +6,11 @@ so the token leaves the address bar and history.  Every response carries
 ``Referrer-Policy: no-referrer``.  A request authenticates with that cookie or with
 ``Authorization: Bearer <token>`` (bots, VTTs).
 
-Unsafe methods (POST, PUT, PATCH, DELETE) whose ``Origin`` (or, without one,
-``Sec-Fetch-Site: cross-site``) shows another site are refused with 403 before any handler
-runs: SameSite=Lax already keeps the cookie off cross-site POSTs, this is the second lock.
+Unsafe methods (POST, PUT, PATCH, DELETE) whose ``Origin`` shows another site are refused
+with 403 before any handler runs; so is ``Sec-Fetch-Site`` other than ``same-origin`` when
+there is no usable Origin (``Origin: null``, which browsers send for form POSTs under
+``no-referrer``, passes only with ``Sec-Fetch-Site: same-origin``).  SameSite=Lax already
+keeps the cookie off cross-site POSTs; this is the second lock.
 """
 
 from __future__ import annotations
@@ -50,10 +52,11 @@ def same_origin(request: Request) -> bool:
     """Whether an unsafe request comes from this site (no Origin header: not from a browser
     page of another site, unless ``Sec-Fetch-Site`` says cross-site)."""
     origin = request.headers.get("origin")
-    if origin is None or origin == "null":
-        if origin == "null":
-            return False
-        return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "same-site", "none")
+    fetch_site = request.headers.get("sec-fetch-site")
+    if origin is None:
+        return fetch_site in (None, "same-origin", "none")
+    if origin == "null":  # a browser form POST under Referrer-Policy: no-referrer: trust Sec-Fetch-Site only
+        return fetch_site == "same-origin"
     host = request.headers.get("host", "")
     parts = urlsplit(origin)
     return parts.netloc.lower() == host.lower()

@@ -23,30 +23,45 @@ Tables:
 * ``create_table(text, fmt="yaml", seed=None)`` → :class:`Created` (``id``, ``version``,
   ``tokens = {"gm": t, "players": {name: t}, "spectator": t}``); ``Unprocessable`` names the
   field of a malformed encounter, ``TooLarge`` above ``MAX_UPLOAD_BYTES``.
-  ``preview(text, fmt)`` validates without creating (units, control, players).
-* ``create_from_log(log: dict)`` continues an exported ``ikusa-log``.
+  ``preview(text, fmt)`` validates without creating (a ``TableSetup``: ``units``,
+  ``hidden``, ``players()``).  ``create_document(doc)`` takes a parsed mapping
+  (``ikusa.server.examples.example_document(name)`` for a shipped example).  Control comes
+  from the encounter's ``control:`` section (the core's, docs/gm-control.md); players are
+  its ``player:<name>`` controllers; ``hidden: true`` on a unit hides it from players.
+* ``create_from_log(log: dict)`` continues an exported ``ikusa-log`` (v1 or v2).
 * ``view(principal)`` → the role's view (``ikusa.server.projection.project``): ``version``,
-  ``units``, ``board``, ``pending`` (``None`` when over; a decision ``{kind, actor,
-  actor_name, prompt, options[{key,label,cost,odds}], may_answer}`` or a dice request
-  ``{kind: "dice", roller, sides, count, purpose, typed, may_answer}``), ``log``, ``chat``,
-  ``role``, ``over``; GM also ``can_undo``/``can_redo``.  Views are cached per version and
-  role and shared: never mutate one.  ``view_json(principal)`` → ``(version, text)``.
+  ``units`` (the system summary per unit + ``controller``, ``mine``; GM also ``dice``,
+  ``hidden``), ``board`` (summary extras: ``winner``, ``maai``/``turn``/``round``),
+  ``tracker`` (the core's ``board(state)``: title, columns, rows with ``marks``, notes),
+  ``pending`` (``None`` when over; a decision ``{kind, actor, actor_name, prompt,
+  options[{key,label,cost,odds}], may_answer}`` or a dice request ``{kind: "dice", roller,
+  roller_name, sides, count, notation, sum_only, mode, purpose, typed[{value,sides,by}],
+  may_answer}``), ``log`` (``{seq, kind, text, rule, author}``; kind ``event``, ``ruling``,
+  ``note`` (GM only), ``dice`` (typed, ``author`` = who typed), ``partial`` (events of an
+  action still waiting for dice)), ``chat``, ``role`` ``{role, name, units}``, ``over``;
+  GM also ``can_undo``/``can_redo``.  Views are cached per version and role and shared:
+  never mutate one.  ``trim_log(view, since)`` keeps only newer log lines;
+  ``view_json(principal, min_version, log_since)`` → ``(version, text)``.
 
 Writes (each carries the ``version`` the caller saw; stale → ``Conflict`` with the fresh
 view; each is committed before it returns the new view, then published on the hub):
 
 * ``act(principal, version, action=…)`` / ``act(…, dice=[…])`` / ``act(…, roll=True)`` /
   ``act(…, ruling={…})`` (GM only; ``op`` ``note``, ``control``, ``reveal``, ``hide`` and
-  the core's ruling ops), ``undo(principal, version)``, ``redo(principal, version)``.
+  the core's ruling ops: set, effect, condition, add_unit, skip_turn, end …);
+  ``dice=[n]`` for a ``sum_only`` pool of several dice is its sum; ``undo``, ``redo``
+  (honest: the same action again gets the same dice), ``reroll(principal, version, reason)``.
+  AI-controlled units (``ai:<policy>``) act by themselves after every write.
 * ``chat(principal, text, version=None)``: any BCDice command (via :func:`ikusa.roll` for the
   table's system) or plain text; ``S`` prefix = secret.  ``reveal(principal, seq)``.
 * ``rotate(principal, role, name="")`` → the new token (old one revoked);
   ``revoke(principal, role, name="")``; ``links(principal)`` (GM) lists the roles.
 * ``export_log(principal)`` → the ``ikusa-log`` JSON ``ikusa play --load`` resumes.
 
-Live: ``ikusa.server.sse.stream(request, service, principal, render)`` is an SSE response
-whose ``render(view) -> list[ServerSentEvent]`` the page layer supplies (``raw_data=`` for
-HTML fragments); the JSON API's ``/api/tables/{id}/events`` uses it with the JSON view.
+Live: ``ikusa.server.sse.view_events(request, principal, render)`` is the async iterator of
+an SSE route (``response_class=EventSourceResponse``); the page layer supplies
+``render(view, principal) -> list[ServerSentEvent]`` (``raw_data=`` for HTML fragments).
+The JSON API's ``/api/tables/{id}/events`` uses it with ``render_json``.
 """
 
 from __future__ import annotations
@@ -60,12 +75,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import insert, select, text, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from ikusa.dice.source import RandomSource
 from ikusa.engine.errors import IkusaError, InputError
-from ikusa.server.db import EntryRow, TableRow, TokenRow, is_postgres
+from ikusa.server.db import Base, EntryRow, TableRow, TokenRow, is_postgres
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
 from ikusa.server.hub import CHANNEL, Hub
 from ikusa.server.projection import Principal, may_answer, owns, project
@@ -91,6 +106,14 @@ class Created:
     tokens: dict[str, Any] = field(default_factory=dict)
 
 
+def trim_log(view: dict[str, Any], log_since: int | None) -> dict[str, Any]:
+    """``view`` with only the log lines after version ``log_since`` (``None``: the whole log);
+    the trimmed view says so as ``"log_since": n`` (a client appends them to what it has)."""
+    if log_since is None:
+        return view
+    return {**view, "log": [i for i in view["log"] if i["seq"] > log_since], "log_since": log_since}
+
+
 def _user_error(exc: IkusaError) -> Unprocessable:
     return Unprocessable(str(exc))
 
@@ -105,7 +128,8 @@ class TableService:
         self._states: dict[str, TableState] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
-        self._views: dict[tuple[str, str, str], tuple[tuple[int, int], dict[str, Any], str | None]] = {}
+        self._views: dict[tuple[str, str, str], tuple[tuple[int, int], dict[str, Any], None]] = {}
+        self._texts: dict[tuple[str, str, str], tuple[dict[str, Any], dict[int | None, str]]] = {}
 
     # -- tokens ---------------------------------------------------------------------------------
     def principal(self, token: str, table_id: str | None = None) -> Principal:
@@ -231,10 +255,18 @@ class TableService:
         with self._lock(table_id):
             return self._synced(table_id, min_version)
 
-    def _synced(self, table_id: str, min_version: int | None = None) -> TableState:
+    def _synced(self, table_id: str, min_version: int | None = None, trust_cache: bool = False) -> TableState:
+        """The cached state if it is new enough (``min_version``, or ``trust_cache`` on the write
+        path, where the compare-and-set catches another process's write), else synced with the
+        database: one version read, then only the entries it lacks."""
         st = self._states.get(table_id)
-        if st is not None and min_version is not None and st.version >= min_version:
+        if st is not None and (trust_cache or (min_version is not None and st.version >= min_version)):
             return st
+        if st is not None:
+            with self.engine.connect() as conn:
+                db_version = conn.execute(select(TableRow.version).where(TableRow.id == table_id)).scalar()
+            if db_version == st.version:
+                return st
         with Session(self.engine) as s:
             row = s.get(TableRow, table_id)
             if row is None:
@@ -255,19 +287,23 @@ class TableService:
         and shared between callers: read them, never change them."""
         return self._cached(principal, min_version)[0]
 
-    def view_json(self, principal: Principal, min_version: int | None = None) -> tuple[int, str]:
-        """``(version, text)``: :meth:`view` as JSON (``<>&`` escaped), encoded once per version and role."""
+    def view_json(self, principal: Principal, min_version: int | None = None,
+                  log_since: int | None = None) -> tuple[int, str]:
+        """``(version, text)``: :meth:`view` as JSON (``<>&`` escaped), encoded once per version,
+        role and ``log_since`` (see :func:`trim_log`)."""
         view, key = self._cached(principal, min_version)
         with self._guard:
-            entry = self._views.get(key)
-            if entry is not None and entry[1] is view and entry[2] is not None:
-                return int(view["version"]), entry[2]
-        from ikusa.server.sse import dumps
+            texts = self._texts.get(key)
+            if texts is None or texts[0] is not view:
+                texts = (view, {})
+                self._texts[key] = texts
+            text_ = texts[1].get(log_since)
+        if text_ is None:
+            from ikusa.server.sse import dumps
 
-        text_ = dumps(view)
-        with self._guard:
-            if (entry := self._views.get(key)) is not None and entry[1] is view:
-                self._views[key] = (entry[0], view, text_)
+            text_ = dumps(trim_log(view, log_since))
+            with self._guard:
+                texts[1][log_since] = text_
         return int(view["version"]), text_
 
     def _cached(self, principal: Principal, min_version: int | None) -> tuple[dict[str, Any], tuple[str, str, str]]:
@@ -383,7 +419,9 @@ class TableService:
                chain: bool = True) -> dict[str, Any]:
         table_id = principal.table_id
         with self._lock(table_id):
-            st = self._synced(table_id)
+            st = self._synced(table_id, trust_cache=True)
+            if version is not None and version != st.version:
+                st = self._synced(table_id)  # another process may have written: ask the database
             if version is not None and version != st.version:
                 raise Conflict(f"the table changed (version {st.version}, not {version})", project(st, principal))
             start = st.version
@@ -394,6 +432,10 @@ class TableService:
                     rows += self._ai_chain(st)
                 if rows:
                     self._commit(table_id, start, rows)
+            except Conflict as exc:  # another process was first: the fresh view goes with the 409
+                self._drop(table_id, st, start, force=True)
+                exc.view = exc.view or project(self._synced(table_id), principal)
+                raise
             except ServiceError:
                 self._drop(table_id, st, start)
                 raise
@@ -408,27 +450,29 @@ class TableService:
             self.hub.publish(table_id, st.version)
         return view
 
-    def _drop(self, table_id: str, st: TableState, start: int) -> None:
-        if st.version != start:  # the cache holds entries that were not committed
+    def _drop(self, table_id: str, st: TableState, start: int, force: bool = False) -> None:
+        if force or st.version != start:  # the cache holds entries that were not committed
             with self._guard:
                 self._states.pop(table_id, None)
 
     def _commit(self, table_id: str, start: int, rows: list[Row]) -> None:
         new = rows[-1][0]
-        with Session(self.engine) as s, s.begin():
-            res = s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.version == start)
-                            .values(version=new))
-            if getattr(res, "rowcount", 0) != 1:
+        tables = Base.metadata.tables["tables"]
+        with self.engine.begin() as conn:
+            res = conn.execute(update(tables).where(tables.c.id == table_id, tables.c.version == start)
+                               .values(version=new))
+            if res.rowcount != 1:
                 raise Conflict("the table changed (another writer was first)")
-            self._insert(s, table_id, rows)
+            self._insert(conn, table_id, rows)
             if self.postgres:
-                s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {new}"})
+                conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {new}"})
 
     @staticmethod
-    def _insert(s: Session, table_id: str, rows: list[Row]) -> None:
+    def _insert(conn: Connection | Session, table_id: str, rows: list[Row]) -> None:
         if rows:
-            s.execute(insert(EntryRow), [{"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120],
-                                          "payload": payload} for seq, kind, author, payload in rows])
+            conn.execute(insert(Base.metadata.tables["entries"]), [
+                {"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120], "payload": payload}
+                for seq, kind, author, payload in rows])
 
     @staticmethod
     def _push(st: TableState, rows: list[Row], kind: str, author: str, payload: dict[str, Any]) -> None:

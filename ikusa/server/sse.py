@@ -49,7 +49,9 @@ def render_json(view: dict[str, Any], principal: Principal) -> list[ServerSentEv
 
 
 async def view_events(request: Request, principal: Principal, render: Render) -> AsyncIterator[ServerSentEvent]:
-    """The events of one stream: the view now, then on every newer version.
+    """The events of one stream: the view now, then on every newer version.  The JSON
+    API's ``view`` events after the first carry only the log lines since the previous one
+    (``log_since``: the version it follows).
 
     Views are cached per version and role, so many clients of one role cost one projection
     (and, for :func:`render_json`, one JSON encoding) per version."""
@@ -57,12 +59,13 @@ async def view_events(request: Request, principal: Principal, render: Render) ->
     hub: Hub = request.app.state.hub
 
     def current(at_least: int | None) -> tuple[int, list[ServerSentEvent]]:
-        if render is render_json:
-            version, text = service.view_json(principal, at_least)
+        if render is render_json:  # after the first, each view carries only the new log lines
+            version, text = service.view_json(principal, at_least, log_since=at_least and seen)
             return version, [ServerSentEvent(raw_data=text, event="view", id=str(version))]
         view = service.view(principal, at_least)
         return int(view["version"]), render(view, principal)
 
+    seen = 0
     async with hub.subscribe(principal.table_id) as sub:
         seen, events = await run_in_threadpool(current, None)
         for ev in events:

@@ -94,8 +94,9 @@ class TableState:
         self.hidden: set[str] = set(self.setup.hidden)
         self.chat: list[ChatLine] = []
         self.typed: list[_Typed] = []
-        self.event_seq: list[tuple[int, str]] = []  # per combat event: (seq, author)
+        self.event_items: list[LogItem] = []  # per combat event, its log line (seq, author)
         self.extra_log: list[LogItem] = []  # reveal/hide lines
+        self._log_cache: tuple[int, list[LogItem]] | None = None
         self._mark_events(0, "")
 
     # -- replay -----------------------------------------------------------------------------------
@@ -115,10 +116,11 @@ class TableState:
         self._mark_events(seq, author)
 
     def _mark_events(self, seq: int, author: str) -> None:
-        n = len(self.combat.events)
-        if n < len(self.event_seq):  # an undo took events back
-            del self.event_seq[n:]
-        self.event_seq.extend([(seq, author)] * (n - len(self.event_seq)))
+        events = self.combat.events
+        n = len(events)
+        if n < len(self.event_items):  # an undo took events back
+            del self.event_items[n:]
+        self.event_items.extend(_item(ev, seq, author, self.names) for ev in events[len(self.event_items):])
 
     def _apply(self, seq: int, kind: str, author: str, p: dict[str, Any]) -> None:
         c = self.combat
@@ -210,10 +212,12 @@ class TableState:
         return bool(self.combat.record) or self.combat.partial is not None
 
     def log(self) -> list[LogItem]:
-        """The log in order: the combat's events (as undo left them), typed dice, visibility lines."""
-        items: list[LogItem] = []
-        for ev, (seq, author) in zip(self.combat.events, self.event_seq, strict=False):
-            items.append(_item(ev, seq, author, self.names))
+        """The log in order: the combat's events (as undo left them), typed dice, visibility lines
+        (built once per version)."""
+        cached = self._log_cache
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        items = list(self.event_items)
         for ev in self.combat.partial_events:
             it = _item(ev, self.version, "", self.names)
             it.kind = "partial"
@@ -221,6 +225,7 @@ class TableState:
         items += [LogItem(t.seq, "dice", t.text, "", t.by, mentions=t.mentions) for t in self.typed]
         items += self.extra_log
         items.sort(key=lambda i: i.seq)
+        self._log_cache = (self.version, items)
         return items
 
 

@@ -36,7 +36,7 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> Server:
+    def start(self, timeout: float = 120.0) -> Server:
         cmd = [sys.executable, "-c", "from ikusa.cli.main import app; app()", "serve", "--port", str(self.port),
                "--db", self.db, "--example", "none"]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

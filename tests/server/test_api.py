@@ -147,3 +147,14 @@ def test_whole_battle_to_the_end(client: TestClient) -> None:
         n += 1
         assert n < 500
     assert v["over"] and v["board"]["winner"] in ("味方", "敵", None)
+
+
+def test_log_since_returns_only_the_new_lines(client: TestClient) -> None:
+    t = create(client)
+    gm = t["tokens"]["gm"]
+    v = view(client, t, gm)
+    for _ in range(3):
+        v = _answer(client, t, gm, v)
+    full = view(client, t, gm)["log"]
+    r = client.get(f"/api/tables/{t['id']}", params={"log_since": 1}, headers=bearer(gm)).json()
+    assert r["log_since"] == 1 and r["log"] == [e for e in full if e["seq"] > 1] and len(r["log"]) < len(full)
