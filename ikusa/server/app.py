@@ -97,4 +97,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     auth.install(app)
     app.include_router(api.router)
     bcdice_api.install(app, settings)
+    from ikusa.server.pages import install_pages
+
+    install_pages(app, service)
     return app

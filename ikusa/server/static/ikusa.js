@@ -1,0 +1,69 @@
+// ikusa web table: the one small script island (htmx does the rest).
+//  * dice keypad: a face button appends to the typed dice; the roll is sent when all its dice
+//    are in.  What is typed is kept in localStorage per table and version, so a reload keeps it.
+//  * the 「再接続中…」 state of the SSE stream, the rule-id toggle, a vibration on 「あなたの手番」.
+(function () {
+  "use strict";
+  var STORE = "ikusa-dice:";
+
+  function faces(input) {
+    return input.value.trim() === "" ? [] : input.value.trim().split(/[\s,]+/);
+  }
+
+  function wire(root) {
+    var req = root.querySelector ? root.querySelector(".dice-request") : null;
+    if (!req || req.dataset.wired) return;
+    req.dataset.wired = "1";
+    var key = STORE + req.dataset.key;
+    var count = parseInt(req.dataset.count, 10) || 1;
+    var input = req.querySelector("input[name=dice]");
+    var form = req.querySelector("form");
+    var saved = window.localStorage && localStorage.getItem(key);
+    if (saved && input.value === "") input.value = saved;
+    function keep() { try { localStorage.setItem(key, input.value); } catch (e) { /* private mode */ } }
+    req.querySelectorAll("button.face").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var f = faces(input);
+        if (f.length >= count) f = [];
+        f.push(b.dataset.face);
+        input.value = f.join(" ");
+        keep();
+        if (f.length === count) form.requestSubmit(form.querySelector("button[value=typed]"));
+      });
+    });
+    var back = req.querySelector("button.back");
+    if (back) back.addEventListener("click", function () {
+      var f = faces(input); f.pop(); input.value = f.join(" "); keep();
+    });
+    input.addEventListener("input", keep);
+  }
+
+  document.addEventListener("htmx:afterSwap", function (e) { wire(e.target); });
+  document.addEventListener("htmx:sseMessage", function (e) {
+    if (e.target && e.target.id === "pending") wire(e.target);
+    if (e.target && (e.target.id === "log" || e.target.id === "chat")) {
+      var list = e.target.querySelector("ol");
+      if (list) list.scrollTop = list.scrollHeight;
+    }
+    if (e.target && e.target.id === "banner" && e.target.querySelector(".banner-turn") && navigator.vibrate) {
+      navigator.vibrate(200);
+    }
+  });
+  // a 2xx answer to a dice form means the roll was taken: forget what was typed
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var req = e.target.closest && e.target.closest(".dice-request");
+    if (req && e.detail.successful) { try { localStorage.removeItem(STORE + req.dataset.key); } catch (x) { /* ok */ } }
+  });
+  document.addEventListener("htmx:sseOpen", function () { document.body.classList.remove("sse-down"); });
+  document.addEventListener("htmx:sseError", function () { document.body.classList.add("sse-down"); });
+  document.addEventListener("htmx:sseClose", function () { document.body.classList.add("sse-down"); });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    wire(document);
+    var rules = document.getElementById("show-rules");
+    if (rules && window.localStorage) {
+      rules.checked = localStorage.getItem("ikusa-rules") !== "off";
+      rules.addEventListener("change", function () { localStorage.setItem("ikusa-rules", rules.checked ? "on" : "off"); });
+    }
+  });
+})();
