@@ -95,7 +95,9 @@ class _Replay:
         if self.error is not None:
             error, self.error = self.error, None
             raise error
-        drawn = self.inner.roll(sides, count, purpose, roller=roller)
+        # the dice bot's commands name no roller: a caller's own source may predate ``roller=``
+        inner = self.inner
+        drawn = inner.roll(sides, count, purpose, roller=roller) if roller else inner.roll(sides, count, purpose)
         self.log.append((request, tuple(drawn)))
         return drawn
 
