@@ -50,17 +50,21 @@ class RandomSource:
             _check_request(sides, count)
             r = self._rng.randint
             return [r(1, sides) for _ in range(count)]
-        # the same draws as ``randint(1, sides)`` (= 1 + _randbelow_with_getrandbits(sides)),
-        # without its layers of calls: same seed, same sequence (tests/systems/maai/test_perf_dice.py)
-        bits = self._bits
-        k = sides.bit_length()
-        out = []
-        for _ in range(count):
+        return randint_draws(self._bits, sides, count)
+
+
+def randint_draws(bits: Callable[[int], int], sides: int, count: int) -> list[int]:
+    """``count`` draws of ``randint(1, sides)`` from ``getrandbits`` (= 1 +
+    ``_randbelow_with_getrandbits(sides)``) without its layers of calls: the same seed gives the
+    same sequence (tests/systems/maai/test_perf_dice.py)."""
+    k = sides.bit_length()
+    out = []
+    for _ in range(count):
+        v = bits(k)
+        while v >= sides:
             v = bits(k)
-            while v >= sides:
-                v = bits(k)
-            out.append(v + 1)
-        return out
+        out.append(v + 1)
+    return out
 
 
 class ScriptedSource:

@@ -18,7 +18,7 @@ import random
 import re
 import zlib
 
-from ikusa.dice.source import MAX_COUNT, MAX_SIDES, _check_request
+from ikusa.dice.source import MAX_COUNT, MAX_SIDES, _check_request, randint_draws
 
 _DIGITS = re.compile(r"[0-9０-９+\-−＋]+")
 
@@ -56,13 +56,4 @@ class CrnSource:
     def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
         if not 1 <= sides <= MAX_SIDES or not 0 <= count <= MAX_COUNT:
             _check_request(sides, count)
-        rng = self._stream(stream_key(purpose, roller))
-        bits = rng.getrandbits
-        k = sides.bit_length()
-        out = []
-        for _ in range(count):
-            v = bits(k)
-            while v >= sides:
-                v = bits(k)
-            out.append(v + 1)
-        return out
+        return randint_draws(self._stream(stream_key(purpose, roller)).getrandbits, sides, count)
