@@ -80,12 +80,19 @@ class SSEReader:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self.connected = threading.Event()
+        self.dropped = threading.Event()
 
     def start(self) -> SSEReader:
         self._thread.start()
         return self
 
     def _run(self) -> None:
+        try:
+            self._read()
+        except httpx.TransportError:  # the server went away (the kill -9 tests): the stream ends
+            self.dropped.set()
+
+    def _read(self) -> None:
         headers = {"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"}
         with httpx.Client(timeout=httpx.Timeout(5, read=None)) as client, \
                 client.stream("GET", self.url, headers=headers) as r:
