@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from difflib import get_close_matches
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from ikusa.engine.effects import EffectSpec
 from ikusa.engine.errors import InputError
@@ -177,3 +177,20 @@ def start_effects(raw: list[Any], book: Mapping[str, EffectSpec], unit_ids: Iter
             raise InputError(exc.message, field=f"{where}.{exc.field}") from None
         out.append((uid, spec))
     return out
+
+
+class EffectsSetup(BaseModel):
+    """The effects part of every system's encounter (issue #8 §3), resolved once at load:
+    ``homebrew: effects:`` by name, and ``effects:`` as (unit id, EffectSpec) active when the
+    battle starts.  Each system's ``encounter_from_dict`` fills them with its own keys."""
+
+    _homebrew_effects: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _start_effects: list[tuple[str, Any]] = PrivateAttr(default_factory=list)
+
+    @property
+    def homebrew_effects(self) -> dict[str, Any]:
+        return self._homebrew_effects
+
+    @property
+    def start_effects(self) -> list[tuple[str, Any]]:
+        return self._start_effects

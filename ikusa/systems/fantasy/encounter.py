@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
@@ -14,6 +14,7 @@ from ikusa.systems.fantasy.battlefields import Battlefield, builtin_battlefields
 from ikusa.systems.fantasy.character import RACE_SENSES, CharacterSpec, ConditionSpec
 from ikusa.systems.fantasy.conditions import ConditionDef, builtin_conditions, find_condition
 from ikusa.systems.fantasy.options import FantasyOptions
+from ikusa.systems.gm_support import EffectsSetup
 
 
 class SurpriseSpec(BaseModel):
@@ -34,7 +35,7 @@ class FantasyHomebrew(BaseModel):
     effects: dict[str, Any] | list[Any] = Field(default_factory=dict)
 
 
-class FantasyEncounter(BaseModel):
+class FantasyEncounter(EffectsSetup):
     model_config = ConfigDict(extra="forbid", frozen=True)
     title: str = ""
     options: FantasyOptions = FantasyOptions()
@@ -50,18 +51,6 @@ class FantasyEncounter(BaseModel):
     #: effects active at the start (issue #8 §3): ``{unit, effect: {...}}`` or ``{unit, name}``
     effects: tuple[dict[str, Any], ...] = ()
 
-    _homebrew_effects: dict[str, Any] = PrivateAttr(default_factory=dict)
-    _start_effects: list[tuple[str, Any]] = PrivateAttr(default_factory=list)
-
-    @property
-    def homebrew_effects(self) -> dict[str, Any]:
-        """``homebrew: effects:`` by name (EffectSpec with fantasy keys)."""
-        return self._homebrew_effects
-
-    @property
-    def start_effects(self) -> list[tuple[str, Any]]:
-        """``effects:``: (character id, EffectSpec) active when the battle starts."""
-        return self._start_effects
 
     # -- resolved tables ------------------------------------------------------------------
     def condition_table(self) -> dict[str, ConditionDef]:

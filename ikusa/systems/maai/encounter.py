@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
+from ikusa.systems.gm_support import EffectsSetup
 from ikusa.systems.maai.catalog import Catalog, build_catalog, default_files, load_catalog
 from ikusa.systems.maai.defence import TAIMA_TIERS
 from ikusa.systems.maai.equipment import ArmourState, grade_rank
@@ -135,7 +136,7 @@ class ResolvedUnit:
     numbers: dict[str, Any] = field(default_factory=dict)
 
 
-class MaaiEncounter(BaseModel):
+class MaaiEncounter(EffectsSetup):
     """A whole maai encounter (without the common ``system``/``script`` keys)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -161,18 +162,6 @@ class MaaiEncounter(BaseModel):
     _catalog: Catalog | None = PrivateAttr(default=None)
     _plain_cost: dict[int, int] = PrivateAttr(default_factory=dict)
     _puppets: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
-    _homebrew_effects: dict[str, Any] = PrivateAttr(default_factory=dict)
-    _start_effects: list[tuple[str, Any]] = PrivateAttr(default_factory=list)
-
-    @property
-    def homebrew_effects(self) -> dict[str, Any]:
-        """``homebrew: effects:`` by name (EffectSpec, maai keys: maai/effects.py)."""
-        return self._homebrew_effects
-
-    @property
-    def start_effects(self) -> list[tuple[str, Any]]:
-        """``effects:``: (unit id, EffectSpec) active when the battle starts."""
-        return self._start_effects
 
     @property
     def opts(self) -> MaaiOptions:

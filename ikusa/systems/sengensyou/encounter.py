@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
+from ikusa.systems.gm_support import EffectsSetup
 from ikusa.systems.sengensyou.catalog import catalog
 from ikusa.systems.sengensyou.character import STATS, CharacterSpec
 from ikusa.systems.sengensyou.options import SengensyouOptions
@@ -32,7 +33,7 @@ class Surprise(BaseModel):
     range: Literal["within", "outside", "far"] = "within"
 
 
-class Encounter(BaseModel):
+class Encounter(EffectsSetup):
     """A validated 千幻抄 encounter."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -41,23 +42,13 @@ class Encounter(BaseModel):
     pc_side: str | None = Field(None, description="the players' side (ties, G-G04; simplified order, G-R30)")
     leader: str | None = Field(None, description="the NPC leader of the simplified order (G-R30)")
     characters: list[CharacterSpec] = Field(min_length=2)
-    reinforcements: list[Reinforcement] = []
+    reinforcements: list[Reinforcement] = Field(default_factory=list)
     surprise: Surprise | None = None
     #: ``homebrew: effects:`` (issue #8 §3; sengensyou/effects.py)
-    homebrew: dict[str, Any] = {}
+    homebrew: dict[str, Any] = Field(default_factory=dict)
     #: effects active at the start: ``{unit, effect: {...}}`` or ``{unit, name}``
-    effects: list[dict[str, Any]] = []
+    effects: list[dict[str, Any]] = Field(default_factory=list)
 
-    _homebrew_effects: dict[str, Any] = PrivateAttr(default_factory=dict)
-    _start_effects: list[tuple[str, Any]] = PrivateAttr(default_factory=list)
-
-    @property
-    def homebrew_effects(self) -> dict[str, Any]:
-        return self._homebrew_effects
-
-    @property
-    def start_effects(self) -> list[tuple[str, Any]]:
-        return self._start_effects
 
     @property
     def pcs(self) -> str:
