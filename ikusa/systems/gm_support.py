@@ -179,6 +179,16 @@ def start_effects(raw: list[Any], book: Mapping[str, EffectSpec], unit_ids: Iter
     return out
 
 
+def remove_named_effect(book: Any, unit_id: str, unit_name: str, name: str) -> None:
+    """The ``remove_effect`` ruling on a unit's :class:`~ikusa.engine.effects.EffectBook`: an
+    effect it does not hold is refused with the ones it holds listed, and nothing changes."""
+    names = [e.spec.name for e in book.on(unit_id)]
+    if name not in names:
+        raise InputError(f"{unit_name} has no effect {name!r}; its effects: {', '.join(names) or 'none'}",
+                         field="name")
+    book.remove(unit_id, name)
+
+
 class EffectsSetup(BaseModel):
     """The effects part of every system's encounter (issue #8 §3), resolved once at load:
     ``homebrew: effects:`` by name, and ``effects:`` as (unit id, EffectSpec) active when the

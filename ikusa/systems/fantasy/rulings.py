@@ -25,7 +25,7 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import InputError
 from ikusa.engine.events import Event
 from ikusa.systems.fantasy.effects import CLOCKS, MODIFIER_KEYS, OUTCOMES, condition_names
-from ikusa.systems.gm_support import effect_of, resolve_alias, ruling_event, unit_of
+from ikusa.systems.gm_support import effect_of, remove_named_effect, resolve_alias, ruling_event, unit_of
 
 RESOURCES: dict[str, str] = {"hp": "hp", "HP": "hp", "生命力": "hp", "ヒットポイント": "hp"}
 HP_MAX = 10_000
@@ -95,11 +95,7 @@ def put_effect(st: Any, f: Any, spec: Any, reason: str) -> Event:
 
 def _remove_effect(st: Any, r: Any, events: list[Event]) -> None:
     f = unit_of(st.fighters, r.unit)
-    names = [e.spec.name for e in st.fx.book.on(f.id)]
-    if r.name not in names:
-        raise InputError(f"{f.name} has no effect {r.name!r}; its effects: {', '.join(names) or 'none'}",
-                         field="name")
-    st.fx.book.remove(f.id, r.name)
+    remove_named_effect(st.fx.book, f.id, f.name, r.name)
     events.append(_ev(r, f"{f.name} の効果「{r.name}」を解除", id=f.id, effect=r.name))
 
 

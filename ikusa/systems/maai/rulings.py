@@ -31,7 +31,7 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.effects import Duration, EffectSpec
 from ikusa.engine.errors import InputError, RuleViolation
 from ikusa.engine.events import Event
-from ikusa.systems.gm_support import effect_of, resolve_alias, ruling_event, unit_of
+from ikusa.systems.gm_support import effect_of, remove_named_effect, resolve_alias, ruling_event, unit_of
 from ikusa.systems.maai.effects import CLOCKS, MODIFIER_KEYS, OUTCOMES, fear_conditions, refresh_sig
 
 RESOURCES: dict[str, str] = {
@@ -133,11 +133,7 @@ def put_effect(st: Any, u: Any, spec: Any, reason: str, op: str) -> None:
 
 def _remove_effect(st: Any, r: Any) -> None:
     u = unit_of(st.by_id, r.unit)
-    names = [e.spec.name for e in st.fx.book.on(u.id)]
-    if r.name not in names:
-        raise InputError(f"{u.name} has no effect {r.name!r}; its effects: {', '.join(names) or 'none'}",
-                         field="name")
-    st.fx.book.remove(u.id, r.name)
+    remove_named_effect(st.fx.book, u.id, u.name, r.name)
     refresh_sig(st, u.id)
     _emit(st, f"{u.name} の効果「{r.name}」を解除", r, unit=u.id, effect=r.name)
 
