@@ -152,29 +152,33 @@ def run_job(points: list[Point], plan: Plan, executor: Executor, store: Store,
         if not timed:  # no speed known yet: one chunk per worker first, timed
             probe, missing = missing[:executor.workers], missing[executor.workers:]
             for res in executor.run(run_task, _group(probe, tasks, float("inf"), executor.workers)):
-                store.append(res)
-                for r in res:
-                    done[(r.point, r.chunk)] = r.data
-                    n = wanted[r.point][r.chunk]
-                    timed.append((r.seconds, n))
-                    ran += n
-                    have += n
+                n = _take(res, store, done, wanted, timed)
+                ran += n
+                have += n
                 if progress is not None:
                     progress(have, total)
             if not missing:
                 continue
         spb = sum(s for s, _ in timed) / max(1, sum(n for _, n in timed))
         for res in executor.run(run_task, _group(missing, tasks, spb, executor.workers)):
-            store.append(res)
-            for r in res:
-                done[(r.point, r.chunk)] = r.data
-                n = wanted[r.point][r.chunk]
-                timed.append((r.seconds, n))
-                ran += n
-                have += n
+            n = _take(res, store, done, wanted, timed)
+            ran += n
+            have += n
             if progress is not None:
                 progress(have, total)
     return JobRun(done, wanted, time.perf_counter() - t0, time.process_time() - c0, resumed, ran)
+
+
+def _take(res: Any, store: Any, done: dict[Any, Any], wanted: dict[Any, Any], timed: list[tuple[float, int]]) -> int:
+    """Keep one finished group of chunks (stored for ``--resume``, counted, timed); the battles it held."""
+    store.append(res)
+    n = 0
+    for r in res:
+        done[(r.point, r.chunk)] = r.data
+        k = wanted[r.point][r.chunk]
+        timed.append((r.seconds, k))
+        n += k
+    return n
 
 
 def _chunk_seeds(data: dict[str, Any]) -> int:
