@@ -8,8 +8,7 @@ every value below 2**53).  Division by zero in these contexts is an :class:`Inpu
 (BCDice raises a Ruby exception); in sum dice (``xDy``) BCDice's own rule applies
 (``x/0`` is 1, see :mod:`ikusa.dice.bcdice.sum_dice`).
 
-Chains of ``+ -`` and ``* /`` are kept flat (left to right) so a long expression never
-recurses deeply.
+The grammar is :class:`ikusa.dice.bcdice.infix.InfixGrammar`.
 """
 
 from __future__ import annotations
@@ -17,12 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ikusa.dice.bcdice.lexer import ParseFail, Tokens
+from ikusa.dice.bcdice.infix import InfixGrammar
 from ikusa.dice.bcdice.limits import MAX_DIGITS, MAX_MAGNITUDE
 from ikusa.engine.errors import InputError
-
-#: rounding suffix after ``/``: "" (game default = floor), "F", "U" (also C), "R"
-ROUNDINGS = {"F": "F", "U": "U", "C": "U", "R": "R"}
 
 
 def literal(text: str) -> int:
@@ -103,53 +99,19 @@ class Chain:
         return value
 
 
-def parse_add(t: Tokens) -> Expr:
-    """``add: add (+|-) mul | mul``."""
-    first = parse_mul(t)
-    rest: list[tuple[str, Expr, str]] = []
-    while t.peek().kind in ("+", "-"):
-        op = t.peek().kind
-        t.pos += 1
-        rest.append((op, parse_mul(t), ""))
-    return Chain(first, tuple(rest)) if rest else first
+class _Arith(InfixGrammar[Expr]):
+    def chain(self, first: Expr, rest: list[tuple[str, Expr, str]]) -> Expr:
+        return Chain(first, tuple(rest))
+
+    def negate(self, signs: int, node: Expr) -> Expr:
+        return Neg(node) if signs % 2 else node
+
+    def number(self, text: str) -> Expr:
+        return Num(text)
 
 
-def parse_mul(t: Tokens) -> Expr:
-    """``mul: mul * unary | mul / unary round_type | unary``."""
-    first = parse_unary(t)
-    rest: list[tuple[str, Expr, str]] = []
-    while t.peek().kind in ("*", "/"):
-        op = t.peek().kind
-        t.pos += 1
-        node = parse_unary(t)
-        rounding = ""
-        if op == "/" and t.peek().kind in ROUNDINGS:
-            rounding = ROUNDINGS[t.peek().kind]
-            t.pos += 1
-        rest.append((op, node, rounding))
-    return Chain(first, tuple(rest)) if rest else first
-
-
-def parse_unary(t: Tokens) -> Expr:
-    """``unary: + unary | - unary | term`` (iterative over the signs)."""
-    negations = 0
-    while t.peek().kind in ("+", "-"):
-        negations += t.peek().kind == "-"
-        t.pos += 1
-    node = parse_term(t)
-    return Neg(node) if negations % 2 else node
-
-
-def parse_term(t: Tokens) -> Expr:
-    """``term: ( add ) | NUMBER``."""
-    if t.accept("("):
-        t.enter()
-        inner = parse_add(t)
-        t.expect(")")
-        t.leave()
-        return inner
-    tok = t.peek()
-    if tok.kind == "NUM":
-        t.pos += 1
-        return Num(tok.text)
-    raise ParseFail(f"expected a number, got {tok.text!r}")
+_ARITH = _Arith()
+#: the rules of :mod:`ikusa.dice.bcdice.infix` over plain numbers
+parse_add = _ARITH.add
+parse_mul = _ARITH.mul
+parse_term = _ARITH.term

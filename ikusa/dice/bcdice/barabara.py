@@ -69,13 +69,8 @@ def _notation(t: Tokens, letter: str) -> tuple[arith.Expr, arith.Expr]:
 
 def parse_target(t: Tokens) -> tuple[str | None, arith.Expr | None]:
     """``[CMP add]``; an operator that names none is not a command."""
-    if t.peek().kind != "CMP":
-        return None, None
-    op = t.peek().op
-    t.pos += 1
-    if op is None:
-        raise ParseFail("not a comparison operator")
-    return op, arith.parse_add(t)
+    op = t.comparison()
+    return (None, None) if op is None else (op, arith.parse_add(t))
 
 
 def parse(toks: list[Token], command: str) -> Command:

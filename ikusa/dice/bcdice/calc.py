@@ -20,9 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ikusa.dice.bcdice.arith import ROUNDINGS, checked, divide, literal
+from ikusa.dice.bcdice.arith import apply_op, literal
 from ikusa.dice.bcdice.fmt import SEP
-from ikusa.dice.bcdice.lexer import ParseFail, Token, Tokens
+from ikusa.dice.bcdice.infix import InfixGrammar
+from ikusa.dice.bcdice.lexer import Token, Tokens
 from ikusa.dice.bcdice.tray import DiceTray
 from ikusa.dice.result import RollResult
 
@@ -90,16 +91,9 @@ class Chain:
         value = self.first.eval()
         for op, node, rounding in self.rest:
             rhs = node.eval()
-            if op == "+":
-                value = checked(value + rhs)
-            elif op == "-":
-                value = checked(value - rhs)
-            elif op == "*":
-                value = checked(value * rhs)
-            elif rhs == 0:
+            if op == "/" and rhs == 0:
                 raise _ZeroDivision
-            else:
-                value = divide(value, rhs, rounding)
+            value = apply_op(value, op, rhs, rounding)
         return value
 
     def output(self) -> str:
@@ -122,59 +116,27 @@ class Command:
         return RollResult(text=f"c{shown}{SEP}{value}", secret=self.secret, extra=extra)
 
 
-def _add(t: Tokens) -> Node:
-    first = _mul(t)
-    rest: list[tuple[str, Node, str]] = []
-    while t.peek().kind in ("+", "-"):
-        op = t.peek().kind
-        t.pos += 1
-        rest.append((op, _mul(t), ""))
-    return Chain(first, tuple(rest)) if rest else first
+class _Calc(InfixGrammar[Node]):
+    def chain(self, first: Node, rest: list[tuple[str, Node, str]]) -> Node:
+        return Chain(first, tuple(rest))
 
+    def negate(self, signs: int, node: Node) -> Node:
+        return Negative(signs, node)
 
-def _mul(t: Tokens) -> Node:
-    first = _unary(t)
-    rest: list[tuple[str, Node, str]] = []
-    while t.peek().kind in ("*", "/"):
-        op = t.peek().kind
-        t.pos += 1
-        node = _unary(t)
-        rounding = ""
-        if op == "/" and t.peek().kind in ROUNDINGS:
-            rounding = ROUNDINGS[t.peek().kind]
-            t.pos += 1
-        rest.append((op, node, rounding))
-    return Chain(first, tuple(rest)) if rest else first
-
-
-def _unary(t: Tokens) -> Node:
-    """``+ unary`` is the unary itself, ``- unary`` a negation (iterative over the signs)."""
-    negations = 0
-    while t.peek().kind in ("+", "-"):
-        negations += t.peek().kind == "-"
-        t.pos += 1
-    node = _term(t)
-    return Negative(negations, node) if negations else node
-
-
-def _term(t: Tokens) -> Node:
-    if t.accept("("):
-        t.enter()
-        inner = _add(t)
-        t.expect(")")
-        t.leave()
+    def paren(self, inner: Node) -> Node:
         return Paren(inner)
-    tok = t.peek()
-    if tok.kind == "NUM":
-        t.pos += 1
-        return Number(literal(tok.text))
-    raise ParseFail(f"expected a number, got {tok.text!r}")
+
+    def number(self, text: str) -> Node:
+        return Number(literal(text))
+
+
+_GRAMMAR = _Calc()
 
 
 def parse(toks: list[Token], command: str) -> Command:
     t = Tokens(toks)
     secret = t.accept("S") is not None
     t.expect("C")
-    expr = _add(t)
+    expr = _GRAMMAR.add(t)
     t.expect_end()
     return Command(secret, expr)

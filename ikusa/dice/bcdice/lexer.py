@@ -97,6 +97,17 @@ class Tokens:
             return tok
         return None
 
+    def comparison(self) -> str | None:
+        """The operator of a comparison token here (consumed), or None if there is none; a
+        ``CMP`` token that names no operator is not a command."""
+        tok = self.peek()
+        if tok.kind != "CMP":
+            return None
+        if tok.op is None:
+            raise ParseFail("not a comparison operator")
+        self.pos += 1
+        return tok.op
+
     def expect(self, kind: str) -> Token:
         tok = self.accept(kind)
         if tok is None:

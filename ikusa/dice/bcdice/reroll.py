@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ikusa.dice.bcdice import arith
 from ikusa.dice.bcdice.barabara import parse_notations, parse_target
 from ikusa.dice.bcdice.fmt import SEP, cmp_text, compare
-from ikusa.dice.bcdice.lexer import ParseFail, Token, Tokens, first_word
+from ikusa.dice.bcdice.lexer import Token, Tokens, first_word
 from ikusa.dice.bcdice.tray import DiceTray
 from ikusa.dice.result import RollResult
 
@@ -103,12 +103,7 @@ class Command:
 
 
 def _threshold(t: Tokens) -> tuple[str | None, arith.Expr]:
-    op: str | None = None
-    if t.peek().kind == "CMP":
-        op = t.peek().op
-        t.pos += 1
-        if op is None:
-            raise ParseFail("not a comparison operator")
+    op = t.comparison()
     return op, arith.parse_add(t)
 
 

@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ikusa.dice.bcdice.arith import ROUNDINGS, checked, divide, literal
+from ikusa.dice.bcdice.arith import apply_op, literal
 from ikusa.dice.bcdice.fmt import SEP, cmp_text, compare
+from ikusa.dice.bcdice.infix import InfixGrammar
 from ikusa.dice.bcdice.lexer import ParseFail, Token, Tokens
 from ikusa.dice.bcdice.tray import DiceTray
 from ikusa.dice.result import RollResult
@@ -118,14 +119,7 @@ class Chain:
         value = self.first.eval(ctx)
         for op, node, rounding in self.rest:
             rhs = node.eval(ctx)
-            if op == "+":
-                value = checked(value + rhs)
-            elif op == "-":
-                value = checked(value - rhs)
-            elif op == "*":
-                value = checked(value * rhs)
-            else:
-                value = 1 if rhs == 0 else divide(value, rhs, rounding)
+            value = 1 if op == "/" and rhs == 0 else apply_op(value, op, rhs, rounding)
         return value
 
     def expr(self) -> str:
@@ -269,18 +263,14 @@ def parse(toks: list[Token], command: str) -> Command:
     """Parse a sum-dice command or raise :class:`ParseFail`."""
     t = Tokens(toks)
     secret = t.accept("S") is not None
-    lhs = _add(t)
-    op: str | None = None
+    lhs = _GRAMMAR.add(t)
     rhs: Node | _Undecided | None = None
-    if t.peek().kind == "CMP":
-        op = t.peek().op
-        t.pos += 1
-        if op is None:
-            raise ParseFail("not a comparison operator")
+    op = t.comparison()
+    if op is not None:
         if t.accept("?"):
             rhs = UNDECIDED
         else:
-            rhs = _add(t)
+            rhs = _GRAMMAR.add(t)
             if rhs.include_dice():
                 raise ParseFail("the target may not roll dice")
     t.expect_end()
@@ -289,42 +279,30 @@ def parse(toks: list[Token], command: str) -> Command:
     return Command(secret, lhs, op, rhs)
 
 
-def _add(t: Tokens) -> Node:
-    first = _mul(t)
-    rest: list[tuple[str, Node, str]] = []
-    while t.peek().kind in ("+", "-"):
-        op = t.peek().kind
-        t.pos += 1
-        node = _mul(t)
+class _SumDice(InfixGrammar[Node]):
+    def chain(self, first: Node, rest: list[tuple[str, Node, str]]) -> Node:
+        return Chain(first, rest)
+
+    def negate(self, signs: int, node: Node) -> Node:
+        return Negate(node) if signs % 2 else node
+
+    def paren(self, inner: Node) -> Node:
+        return Paren(inner)
+
+    def number(self, text: str) -> Node:
+        return Number(text)
+
+    def add_step(self, op: str, node: Node) -> tuple[str, Node, str]:
         if isinstance(node, Negate):  # BCDice's expand_negate: a+-b is a-b, a--b is a+b
-            op = "-" if op == "+" else "+"
-            node = node.body
-        rest.append((op, node, ""))
-    return Chain(first, rest) if rest else first
+            return ("-" if op == "+" else "+", node.body, "")
+        return (op, node, "")
+
+    def operand(self, t: Tokens) -> Node:
+        return _dice(t)
 
 
-def _mul(t: Tokens) -> Node:
-    first = _unary(t)
-    rest: list[tuple[str, Node, str]] = []
-    while t.peek().kind in ("*", "/"):
-        op = t.peek().kind
-        t.pos += 1
-        node = _unary(t)
-        rounding = ""
-        if op == "/" and t.peek().kind in ROUNDINGS:
-            rounding = ROUNDINGS[t.peek().kind]
-            t.pos += 1
-        rest.append((op, node, rounding))
-    return Chain(first, rest) if rest else first
-
-
-def _unary(t: Tokens) -> Node:
-    negations = 0
-    while t.peek().kind in ("+", "-"):
-        negations += t.peek().kind == "-"
-        t.pos += 1
-    node = _dice(t)
-    return Negate(node) if negations % 2 else node
+_GRAMMAR = _SumDice()
+_term = _GRAMMAR.term
 
 
 def _no_dice(node: Node) -> Node:
@@ -373,17 +351,3 @@ def _dice(t: Tokens) -> Node:
         sides = _no_dice(_term(t))
         return _roll(times, sides, _filter(t))
     return DiceRoll(times, None)
-
-
-def _term(t: Tokens) -> Node:
-    if t.accept("("):
-        t.enter()
-        inner = _add(t)
-        t.expect(")")
-        t.leave()
-        return Paren(inner)
-    tok = t.peek()
-    if tok.kind == "NUM":
-        t.pos += 1
-        return Number(tok.text)
-    raise ParseFail(f"expected a number, got {tok.text!r}")
