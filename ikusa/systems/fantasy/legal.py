@@ -286,7 +286,9 @@ def _swim_block(st: FantasyState, f: Fighter) -> RuleViolation | None:
 
 
 def options_for(st: FantasyState, f: Fighter) -> list[Option]:
-    return [Option(c.key, c.label, c.cost, c.odds, c.data) for c in candidates(st, f) if c.why_not is None]
+    with st.reading():
+        cands = candidates(st, f)
+    return [Option(c.key, c.label, c.cost, c.odds, c.data) for c in cands if c.why_not is None]
 
 
 def explain(st: FantasyState, action: str) -> RuleViolation:
@@ -296,7 +298,8 @@ def explain(st: FantasyState, action: str) -> RuleViolation:
     if st.current is None:
         return _rv("ENGINE", "", "no decision is pending")
     f = st.fighters[st.current]
-    cands = candidates(st, f)
+    with st.reading():
+        cands = candidates(st, f)
     for c in cands:
         if c.key == action and c.why_not is not None:
             return c.why_not

@@ -3,6 +3,8 @@ round/turn machine (turns.py) and the actions (actions.py, options in legal.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ikusa.dice.source import DiceSource
@@ -14,6 +16,7 @@ from ikusa.systems.fantasy.character import Fighter
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef, effective, find_condition
 from ikusa.systems.fantasy.effects import FantasyFx
 from ikusa.systems.fantasy.encounter import FantasyEncounter, parse_front
+from ikusa.systems.fantasy.fingerprint import snapshot
 from ikusa.systems.fantasy.formation import Formation, Front
 from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
 
@@ -61,6 +64,11 @@ class FantasyState:
         #: GM effects, one-off modifiers and overrides (issue #8; fantasy/effects.py, rulings.py)
         self.fx = FantasyFx(homebrew=dict(enc.homebrew_effects))
         self.gm_events: list[Event] = []
+        #: issue #12: while options are listed (nothing mutates) each fighter's applying
+        #: conditions are worked out once, by fighter id; None = outside such a scope
+        self._eff_memo: dict[str, list[tuple[Cond, ConditionDef]]] | None = None
+        #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
+        self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
         rulings.start_effects(self)
 
     # -- conditions ------------------------------------------------------------------------
@@ -74,8 +82,29 @@ class FantasyState:
         return out
 
     def effective(self, f: Fighter) -> list[tuple[Cond, ConditionDef]]:
-        """The conditions that apply to ``f`` after senses and F-G11 stacking."""
-        return effective(self.conds_of(f), f.spec.all_senses(), self.table)
+        """The conditions that apply to ``f`` after senses and F-G11 stacking (callers only
+        read the list: inside :meth:`reading` it is shared by every query on ``f``)."""
+        memo = self._eff_memo
+        if memo is None:
+            return effective(self.conds_of(f), f.spec.all_senses(), self.table)
+        got = memo.get(f.id)
+        if got is None:
+            got = memo[f.id] = effective(self.conds_of(f), f.spec.all_senses(), self.table)
+        return got
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """A scope in which the state does not change (listing options, explaining a refusal):
+        :meth:`effective` is computed once per fighter inside it (issue #12)."""
+        if self._eff_memo is not None:
+            yield
+            return
+        form = self.formation
+        self._eff_memo, form.memo, form.engaged_memo = {}, {}, {}
+        try:
+            yield
+        finally:
+            self._eff_memo, form.memo, form.engaged_memo = None, None, None
 
     def mods(self, f: Fighter, tags: tuple[str, ...]) -> list[Applied]:
         out = condition_modifiers(tags, self.effective(f))
@@ -130,9 +159,15 @@ class FantasyState:
                             tuple(Option(k, label, 0, None, {"action": "place", "row": row, "front": fr})
                                   for k, label, row, fr, ok in self._place_choices(f) if ok))
         assert self.current is not None
+        snap = snapshot(self)
+        memo = self._pending_memo
+        if snap is not None and memo is not None and memo[0] == snap:
+            return memo[1]
         f = self.fighters[self.current]
-        return Decision(f.id, "action", f"第{self.round}ラウンド {f.name} の手番 (残りアクション {f.actions})",
-                        tuple(options_for(self, f)))
+        decision = Decision(f.id, "action", f"第{self.round}ラウンド {f.name} の手番 (残りアクション {f.actions})",
+                            tuple(options_for(self, f)))
+        self._pending_memo = None if snap is None else (snap, decision)
+        return decision
 
     def apply(self, action: str, dice: DiceSource) -> list[Event]:
         events = self._apply(action, dice)
