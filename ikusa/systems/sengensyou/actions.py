@@ -26,7 +26,7 @@ from ikusa.systems.sengensyou.bullets import (
 )
 from ikusa.systems.sengensyou.catalog import catalog
 from ikusa.systems.sengensyou.character import Fighter
-from ikusa.systems.sengensyou.defence import check_odds, dp_to_evade, hit_odds
+from ikusa.systems.sengensyou.defence import check_odds, dp_to_evade_vs, evasion, hit_odds_vs
 from ikusa.systems.sengensyou.effects import GM_END, GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
@@ -86,22 +86,23 @@ def shot_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     if not can_use_front_attacks(f) or cap < MIN_COMBAT_DICE:
         return opts
     vs = variants(f, "shot", need_skill=st.opt.require_attack_skill)
-    targets = shot_targets(st, f)
+    targets = [(t, evasion(st, f, t)) for t in shot_targets(st, f)]  # per target once (issue #12)
     for v in vs:
         base = v.check_base(f)
         src = f" {v.bullet.name}〈{v.check_skill}〉" if len(vs) > 1 else ""
+        dmg = v.damage_text()
+        exp = expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)
         for n in range(MIN_COMBAT_DICE, cap + 1):  # every target at 1 DP, then at 2 DP, …
-            for t in targets:
-                odds = hit_odds(st, f, t, base, n)
-                need = dp_to_evade(st, f, t, base, n)
+            for t, ev in targets:
+                odds = hit_odds_vs(st, ev, base, n)
+                need = dp_to_evade_vs(st, ev, base, n)
                 cost_t = f"回避に約{need}DP要" if need is not None else "回避困難"
                 opts.append(Option(
                     f"shot:{t.id}:{n}:{v.key}",
-                    f"ショット→{t.name} {n}DP{src} {base}+{n}D6 ダメージ{v.damage_text()} "
-                    f"(相手DP{t.dp}: {cost_t}; 全DP回避でも命中{_pct(odds)})",
+                    f"ショット→{t.name} {n}DP{src} {base}+{n}D6 ダメージ{dmg} "
+                    f"(相手DP{t.dp}: {cost_t}; 全DP回避でも命中{odds:.0%})",
                     cost=n, odds=odds,
-                    data={"kind": "shot", "target": t.id, "dp": n, "src": v.key,
-                          "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
+                    data={"kind": "shot", "target": t.id, "dp": n, "src": v.key, "exp_damage": exp}))
     return opts
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import gm, graze, spellcards
 from ikusa.systems.sengensyou.character import Fighter
-from ikusa.systems.sengensyou.checks_flow import p_at_least, roll_damage
+from ikusa.systems.sengensyou.checks_flow import fewest_dice, p_at_least, roll_damage
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 KIND_JA = {"shot": "ショット", "homing": "ホーミング", "melee": "近接攻撃", "spell": "スペル", "barrage": "弾幕",
@@ -66,20 +66,49 @@ def defence_odds(st: SengensyouState, who: Fighter, base: int, n: int, attack: i
     return check_odds(st, who, base, n, attack + tie_shift(st))
 
 
+@dataclass(frozen=True, slots=True)
+class Evasion:
+    """What one defender can put against one attacker now (surprise caps and penalties,
+    G-R24; ties per G-G09; fixed NPC values per G-R29): the part of :func:`hit_odds` and
+    :func:`dp_to_evade` that does not depend on the attack's dice, worked out once per target
+    when a whole option list is built (issue #12)."""
+
+    dp: int  # dice it may use
+    no_evasion: bool
+    base: int  # 回避 判定値 after the surprise penalty
+    shift: int  # tie_shift
+    fixed: bool  # the defender uses fixed values (G-R29)
+    attacker_fixed: bool
+
+
+def evasion(st: SengensyouState, a: Fighter, t: Fighter) -> Evasion:
+    sup = gm.surprise(st, a, t)
+    dp = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
+    return Evasion(dp, sup.no_evasion, evade_base(st, t) - sup.penalty, tie_shift(st), st.uses_fixed_dice(t),
+                   st.uses_fixed_dice(a))
+
+
 def hit_odds(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) -> float:
     """Chance that ``a``'s attack (``base`` + n d6) still hits when ``t`` evades with *all* the
     DP it may use (surprise caps and penalties included, G-R24; ties per G-G09; fixed NPC
     values per G-R29).  1.0 when ``t`` cannot evade."""
+    return hit_odds_vs(st, evasion(st, a, t), base, n)
+
+
+def hit_odds_vs(st: SengensyouState, ev: Evasion, base: int, n: int) -> float:
+    """:func:`hit_odds` against a defender's :class:`Evasion`."""
     from ikusa.systems.sengensyou.checks_flow import p_beats
 
-    sup = gm.surprise(st, a, t)
-    dp = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
-    if dp == 0 or sup.no_evasion:
+    dp = ev.dp
+    if dp == 0 or ev.no_evasion:
         return 1.0
-    eb = evade_base(st, t) - sup.penalty - tie_shift(st)  # defender succeeds iff eb' + dice ≥ attack
-    if st.uses_fixed_dice(t):
-        return check_odds(st, a, base, n, eb + st.fixed_dice(dp) + 1)
-    if st.uses_fixed_dice(a):
+    eb = ev.base - ev.shift  # defender succeeds iff eb' + dice ≥ attack
+    if ev.fixed:
+        target = eb + st.fixed_dice(dp) + 1
+        if ev.attacker_fixed:
+            return 1.0 if base + st.fixed_dice(n) >= target else 0.0
+        return p_at_least(base, n, target)
+    if ev.attacker_fixed:
         return 1.0 - p_at_least(eb, dp, base + st.fixed_dice(n))
     return 1.0 - p_beats(eb, dp, base, n)
 
@@ -88,20 +117,21 @@ def dp_to_evade(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) 
     """The fewest dice with which ``t`` evades ``a``'s average attack (base + 3.5 n) at least
     half the time — what a shot of n DP is likely to cost the target (G-R31: shots force DP
     spending).  None when no amount it may use suffices."""
-    from fractions import Fraction
+    return dp_to_evade_vs(st, evasion(st, a, t), base, n)
 
-    from ikusa.engine.rounding import round_up
 
-    sup = gm.surprise(st, a, t)
-    dp = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
-    if sup.no_evasion:
+def dp_to_evade_vs(st: SengensyouState, ev: Evasion, base: int, n: int) -> int | None:
+    """:func:`dp_to_evade` against a defender's :class:`Evasion`."""
+    if ev.no_evasion:
         return None
-    attack = base + round_up(Fraction(7 * n, 2))
-    eb = evade_base(st, t) - sup.penalty
-    for k in range(1, dp + 1):
-        if defence_odds(st, t, eb, k, attack) >= 0.5:
-            return k
-    return None
+    target = base + (7 * n + 1) // 2 + ev.shift  # 切り上げ(3.5 n) for n ≥ 0 (G-G30), ties per G-G09
+    eb = ev.base
+    if ev.fixed:
+        for k in range(1, ev.dp + 1):
+            if eb + st.fixed_dice(k) >= target:
+                return k
+        return None
+    return fewest_dice(target - eb, ev.dp)
 
 
 def guard_base(st: SengensyouState, g: Fighter) -> int:
