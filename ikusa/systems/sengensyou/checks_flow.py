@@ -90,14 +90,21 @@ def p_at_least(base: int, n: int, target: int) -> float:
     return p[0 if need < 0 else need if need < len(p) else -1]
 
 
-@cache
 def p_beats(base_a: int, n_a: int, base_b: int, n_b: int) -> float:
-    """P(A's 達成値 ≥ B's 達成値) for two pool checks (ties to A), exact ratio as a float."""
+    """P(A's 達成値 ≥ B's 達成値) for two pool checks (ties to A), exact ratio as a float.
+    Only the difference of the two 判定値 matters (issue #12: far fewer cached cases)."""
+    return p_beats_by(base_b - base_a, n_a, n_b)
+
+
+@cache
+def p_beats_by(lead: int, n_a: int, n_b: int) -> float:
+    """P(n_a d6 ≥ n_b d6 + ``lead``), exact ratio as a float."""
     tail, cb = _tail(n_a), _counts(n_b)
+    last = len(tail) - 1
     ways = 0
     for sb, c in enumerate(cb):
         if c:
-            ways += c * tail[min(max(base_b + sb - base_a, 0), len(tail) - 1)]
+            ways += c * tail[min(max(lead + sb, 0), last)]
     return float(ways / (6**n_a * 6**n_b))
 
 

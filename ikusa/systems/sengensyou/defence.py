@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import gm, graze, spellcards
 from ikusa.systems.sengensyou.character import Fighter
-from ikusa.systems.sengensyou.checks_flow import fewest_dice, p_at_least, roll_damage
+from ikusa.systems.sengensyou.checks_flow import fewest_dice, p_at_least, p_beats_by, roll_damage
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 KIND_JA = {"shot": "ショット", "homing": "ホーミング", "melee": "近接攻撃", "spell": "スペル", "barrage": "弾幕",
@@ -97,8 +97,6 @@ def hit_odds(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) -> 
 
 def hit_odds_vs(st: SengensyouState, ev: Evasion, base: int, n: int) -> float:
     """:func:`hit_odds` against a defender's :class:`Evasion`."""
-    from ikusa.systems.sengensyou.checks_flow import p_beats
-
     dp = ev.dp
     if dp == 0 or ev.no_evasion:
         return 1.0
@@ -110,7 +108,7 @@ def hit_odds_vs(st: SengensyouState, ev: Evasion, base: int, n: int) -> float:
         return p_at_least(base, n, target)
     if ev.attacker_fixed:
         return 1.0 - p_at_least(eb, dp, base + st.fixed_dice(n))
-    return 1.0 - p_beats(eb, dp, base, n)
+    return 1.0 - p_beats_by(base - eb, dp, n)  # = p_beats(eb, dp, base, n)
 
 
 def dp_to_evade(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) -> int | None:
@@ -153,15 +151,14 @@ def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, tota
     cap = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
     eb = t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0) - sup.penalty
     for n in range(1, cap + 1):
-        opts.append(Option(f"evade:{n}", f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}", cost=n,
-                           odds=defence_odds(st, t, eb, n, total),
-                           data={"defence": "evade", "dp": n}))
+        opts.append(Option(f"evade:{n}", f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}", n,
+                           defence_odds(st, t, eb, n, total), {"defence": "evade", "dp": n}))
     if can_guard(t):
         gb = guard_base(st, t) - sup.penalty
         red = st.opt.guard_reduction_per_lv * t.skill("近接武器")
         for n in range(1, cap + 1):
             opts.append(Option(f"guard:{n}", f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})",
-                               cost=n, odds=defence_odds(st, t, gb, n, total), data={"defence": "guard", "dp": n}))
+                               n, defence_odds(st, t, gb, n, total), {"defence": "guard", "dp": n}))
     for g in st.allies(t):
         if g.row == "front" and can_guard(g) and not g.hidden and g.id not in declined:
             opts.append(Option(f"cover:{g.id}", f"{g.name}にガードを頼む (前衛からの他人へのガード)",
