@@ -14,6 +14,7 @@ answer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from pydantic import BaseModel
 
 from ikusa.systems.fantasy.character import Fighter
 from ikusa.systems.fantasy.conditions import Cond
+from ikusa.systems.fantasy.effects import FantasyFx
 
 if TYPE_CHECKING:
     from ikusa.systems.fantasy.state import FantasyState
@@ -36,9 +38,12 @@ _plain = attrgetter(*_PLAIN)
 #: set once from the encounter and never mutated: compared by identity
 _STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
 #: handled below, or caches (never part of what a decision depends on)
-_STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_eff_memo", "_pending_memo"})
+_STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_eff_memo", "_pending_memo", "_snapshot_plan",
+                         "_senses"})
 #: the formation's own references to the state, and its caches
 _FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo"})
+#: the effects' other fields (the book is checked to be empty; homebrew definitions are static)
+_FX_OTHER = tuple(n for n in FantasyFx.__slots__ if n not in ("book", "homebrew", "next_mod", "override"))
 _ATOMS = (str, int, float, bool, type(None))
 _ATOM_SET = frozenset(_ATOMS)
 
@@ -48,22 +53,41 @@ class _Mutable(Exception):
 
 
 def _freeze(v: Any) -> Any:
-    if isinstance(v, _ATOMS):
+    t = type(v)
+    if t in _ATOM_SET:
         return v
-    if isinstance(v, Cond):
+    if t is list or t is tuple:
+        for x in v:
+            if type(x) not in _ATOM_SET:
+                return tuple([_freeze(x) for x in v])
+        return v if t is tuple else tuple(v)
+    if t is dict:
+        return tuple([(k, _freeze(x)) for k, x in v.items()]) if v else ()
+    if t is Cond:
         return (v.id, v.rounds, v.cause)
-    if isinstance(v, list | tuple):
-        t = tuple(v)
-        if all(type(x) in _ATOM_SET for x in t):
-            return t
-        return tuple([_freeze(x) for x in t])
-    if isinstance(v, dict):
-        return tuple((k, _freeze(x)) for k, x in v.items())
-    if isinstance(v, set | frozenset):
-        return frozenset(_freeze(x) for x in v)
+    if t is set or t is frozenset:
+        return frozenset([_freeze(x) for x in v])
     if isinstance(v, BaseModel) and v.model_config.get("frozen"):
         return v  # immutable: identity/equality is enough
     raise _Mutable
+
+
+def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]] | None:
+    """One call reading ``names`` as a tuple (None for no names)."""
+    if not names:
+        return None
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return attrgetter(*names)
+
+
+def _layout(obj: object, static: frozenset[str], skip: frozenset[str]) -> tuple[Callable[[Any], Any] | None,
+                                                                             Callable[[Any], Any] | None]:
+    """Getters of an object's static attributes (compared by identity/equality) and of the
+    others (frozen), in ``vars`` order."""
+    names = [n for n in vars(obj) if n not in skip]
+    return _getter([n for n in names if n in static]), _getter([n for n in names if n not in static])
 
 
 def snapshot(st: FantasyState) -> tuple[Any, ...] | None:
@@ -72,27 +96,31 @@ def snapshot(st: FantasyState) -> tuple[Any, ...] | None:
     fx = st.fx
     if fx.book.active:
         return None
+    # which attributes the state and its formation have (an attribute added later changes
+    # the layout, and the getters are made again)
+    keys = (tuple(vars(st)), tuple(vars(st.formation)))
+    plan = st._snapshot_plan
+    if plan is None or plan[0] != keys:
+        plan = st._snapshot_plan = (keys, *_layout(st, _STATE_STATIC, _STATE_SKIP),
+                                    _layout(st.formation, frozenset(), _FORMATION_SKIP)[1])
+    _keys, fixed, free, form = plan
     try:
-        out: list[Any] = []
-        for f in st.fighters.values():
-            out.append(_plain(f))
-            for n in _CONDS:
-                out.append(tuple([(c.id, c.rounds, c.cause) for c in getattr(f, n)]))
-            for n in _OTHER:
-                out.append(_freeze(getattr(f, n)))
-        for name, v in vars(st).items():
-            if name in _STATE_STATIC:
-                out.append(v)
-            elif name not in _STATE_SKIP:
-                out.append(name)
-                out.append(v if type(v) in _ATOM_SET else _freeze(v))
-        for name, v in vars(st.formation).items():
-            if name not in _FORMATION_SKIP:
-                out.append(name)
-                out.append(v if type(v) in _ATOM_SET else _freeze(v))
-        for name in type(fx).__slots__:
-            if name not in ("book", "homebrew"):
-                out.append((name, _freeze(getattr(fx, name))))
+        fighters = st.fighters.values()
+        out: list[Any] = list(map(_plain, fighters))
+        for n in _CONDS:  # (fighter index, condition) for every condition of every fighter
+            out.append(tuple([(i, c.id, c.rounds, c.cause) for i, f in enumerate(fighters) for c in getattr(f, n)]))
+        for n in _OTHER:
+            out.append(tuple([_freeze(getattr(f, n)) for f in fighters]))
+        if fixed is not None:
+            out.append(fixed(st))
+        if free is not None:
+            out.append(_freeze(free(st)))
+        if form is not None:
+            out.append(_freeze(form(st.formation)))
+        out.append(_freeze(fx.next_mod))
+        out.append(_freeze(fx.override))
+        for name in _FX_OTHER:
+            out.append(_freeze(getattr(fx, name)))
     except _Mutable:
         return None
     return tuple(out)

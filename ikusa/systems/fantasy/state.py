@@ -69,6 +69,9 @@ class FantasyState:
         self._eff_memo: dict[str, list[tuple[Cond, ConditionDef]]] | None = None
         #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
         self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
+        self._snapshot_plan: Any = None  # fingerprint.py: the getters for this state's attributes
+        #: fighter id → (its spec, the spec's senses): the senses are read on every effective()
+        self._senses: dict[str, tuple[Any, tuple[str, ...]]] = {}
         rulings.start_effects(self)
 
     # -- conditions ------------------------------------------------------------------------
@@ -86,11 +89,20 @@ class FantasyState:
         read the list: inside :meth:`reading` it is shared by every query on ``f``)."""
         memo = self._eff_memo
         if memo is None:
-            return effective(self.conds_of(f), f.spec.all_senses(), self.table)
+            return self._effective(f)
         got = memo.get(f.id)
         if got is None:
-            got = memo[f.id] = effective(self.conds_of(f), f.spec.all_senses(), self.table)
+            got = memo[f.id] = self._effective(f)
         return got
+
+    def _effective(self, f: Fighter) -> list[tuple[Cond, ConditionDef]]:
+        conds = self.conds_of(f)
+        if not conds:
+            return []
+        senses = self._senses.get(f.id)
+        if senses is None or senses[0] is not f.spec:
+            senses = self._senses[f.id] = (f.spec, f.spec.all_senses())
+        return effective(conds, senses[1], self.table)
 
     @contextmanager
     def reading(self) -> Iterator[None]:
