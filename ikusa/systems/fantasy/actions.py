@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ikusa.dice.source import DiceSource
 from ikusa.engine.events import Event
+from ikusa.systems.fantasy import lines
 from ikusa.systems.fantasy.character import Fighter, SpellSpec, WeaponSpec
 from ikusa.systems.fantasy.conditions import Cond
 from ikusa.systems.fantasy.effects import gm_roll
@@ -30,6 +31,7 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         w = f.weapon(wid)
         assert w is not None
         f.actions -= o.cost_attack
+        lines.use_ammo(f, w)
         return attack(st, f, w, st.fighters[tid], dice)
     if head == "trip":
         f.actions -= o.cost_attack
@@ -87,6 +89,9 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         f.actions -= cost
         f.add(Cond("cover"))
         return [Event("cover", rule, f"{f.name} 遮蔽を取る ({how})", {"id": f.id, "cost": cost})]
+    extra = lines.perform(st, f, key, dice)
+    if extra is not None:
+        return extra
     raise AssertionError(key)  # pragma: no cover - options are checked first
 
 
