@@ -38,8 +38,8 @@ _plain = attrgetter(*_PLAIN)
 #: set once from the encounter and never mutated: compared by identity
 _STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
 #: handled below, or caches (never part of what a decision depends on)
-_STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_eff_memo", "_pending_memo", "_snapshot_plan",
-                         "_senses"})
+_STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", "_eff_memo", "_pending_memo",
+                         "_snapshot_plan", "_senses"})
 #: the formation's own references to the state, and its caches
 _FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo"})
 #: the effects' other fields (the book is checked to be empty; homebrew definitions are static)

@@ -21,6 +21,7 @@ from ikusa.systems.sengensyou.bullets import (
 from ikusa.systems.sengensyou.catalog import AttackKind, catalog
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+from ikusa.systems.sengensyou.status import barrage_recovery
 
 #: G-G21: a spell's resistance TN when its data gives none: this + the caster's ability Lv
 RESIST_TN_FALLBACK_BASE = 10
@@ -74,6 +75,8 @@ def barrage(st: SengensyouState, f: Fighter, v: Variant) -> Flow:
         yield from barrage_target(st, f, t, x, dmg)
         if st.update_end():
             return
+    if st.fx.book.active:  # G-G08: allies roll to recover from status conditions (status.py)
+        barrage_recovery(st, f)
 
 
 def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int) -> Flow:

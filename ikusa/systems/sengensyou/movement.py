@@ -11,6 +11,7 @@ from __future__ import annotations
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+from ikusa.systems.sengensyou.status import move_block
 
 
 def free_move(f: Fighter) -> int:
@@ -21,6 +22,8 @@ def free_move(f: Fighter) -> int:
 def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """Escape declaration, then movement (free first, rolled last: the longest list)."""
     opts: list[Option] = []
+    if st.fx.book.active and move_block(st, f.id) is not None:
+        return opts  # G-R08/G-R09: immobile or confined (status.py)
     if not f.escaping and st.enemies(f):
         opts.append(Option("escape", "逃走を宣言 (ターン終了時に知性+〈飛行〉で対抗判定)"))
     if not f.moved:

@@ -5,7 +5,8 @@ core's (``control``, ``note``) to :func:`apply_ruling` here.
   ``dp`` (DP 0…200, the dice limit of one roll), ``graze`` (グレイズ 0…99), ``reiryoku``
   (霊力 0…max, G-G23);
 * ``effect`` / ``remove_effect``: sengensyou/effects.py's keys, ``turn`` or ``permanent``;
-* ``condition``: ``DP回復停止`` (no_dp_recovery, G-G03/G-G08) until removed;
+* ``condition``: a status condition of data/conditions.yaml until removed (sengensyou/status.py):
+  ``DP回復停止``/``移動不能``/``閉じ込め``/``視界遮断`` (G-G03/G-G08), ``DP不要判定`` (G-R02);
 * ``add_unit``: a character as in the encounter (same schema and checks); it arrives as a
   reinforcement at the start of the next turn with DP = DP回復数 × 2 (G-R28);
   ``remove_unit``: it leaves the battle;
@@ -26,7 +27,7 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import InputError
 from ikusa.engine.events import Event
 from ikusa.systems.gm_support import effect_of, remove_named_effect, resolve_alias, ruling_event, unit_of
-from ikusa.systems.sengensyou.effects import CLOCKS, CONDITIONS, GM_END, GM_REFRESH, MODIFIER_KEYS
+from ikusa.systems.sengensyou.effects import CLOCKS, GM_END, GM_REFRESH, MODIFIER_KEYS, conditions
 
 RESOURCES: dict[str, str] = {
     "hp": "hp", "HP": "hp",
@@ -104,14 +105,16 @@ def _set(st: Any, r: Any) -> str | None:
 
 def _effect(st: Any, r: Any) -> None:
     f = unit_of(st.fighters, r.unit)
-    spec = effect_of(r, st.fx.homebrew, MODIFIER_KEYS, CLOCKS, CONDITIONS)
+    spec = effect_of(r, st.fx.homebrew, MODIFIER_KEYS, CLOCKS, conditions())
     put_effect(st, f, spec, r.reason)
 
 
 def put_effect(st: Any, f: Any, spec: Any, reason: str) -> None:
     st.fx.book.add(f.id, spec, "GM")
     mods = " ".join(f"{k}{v:+d}" for k, v in spec.modifiers.items())
-    cond = " DP回復停止" if spec.condition else ""
+    from ikusa.systems.sengensyou.status import label
+
+    cond = f" {label(spec.condition)}" if spec.condition else ""
     st.out.append(ruling_event(f"{f.name} に効果「{spec.name}」{mods}{cond} ({spec.duration.label()})", reason,
                                "effect", who=f.id, effect=spec.name, modifiers=dict(spec.modifiers),
                                condition=spec.condition, clock=spec.duration.clock, n=spec.duration.n))
@@ -127,17 +130,20 @@ def _condition(st: Any, r: Any) -> None:
     from ikusa.engine.effects import EffectSpec
 
     f = unit_of(st.fighters, r.unit)
-    cid = resolve_alias(r.name, CONDITIONS, "sengensyou condition", "name")
+    from ikusa.systems.sengensyou.status import statuses
+
+    cid = resolve_alias(r.name, conditions(), "sengensyou condition", "name")
+    d = statuses()[cid]
     held = [e.spec.name for e in st.fx.book.on(f.id) if e.spec.condition == cid]
     if r.on:
-        st.fx.book.add(f.id, EffectSpec(name="DP回復停止", condition=cid), "GM")
+        st.fx.book.add(f.id, EffectSpec(name=d.name, condition=cid), "GM")
     elif not held:
-        raise InputError(f"{f.name} does not have DP回復停止", field="name")
+        raise InputError(f"{f.name} does not have {d.name}", field="name")
     else:
         for n in held:
             st.fx.book.remove(f.id, n)
-    _emit(st, r, f"{f.name} DP回復停止 {'付与' if r.on else '解除'} (G-G03/G-G08)", who=f.id, condition=cid,
-          on=r.on)
+    _emit(st, r, f"{f.name} {d.name} {'付与' if r.on else '解除'} ({d.rule}; sengensyou/status.py)", who=f.id,
+          condition=cid, on=r.on)
 
 
 def _add_unit(st: Any, r: Any) -> None:
