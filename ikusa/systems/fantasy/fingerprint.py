@@ -41,7 +41,7 @@ _STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
 _STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", "_eff_memo", "_pending_memo",
                          "_snapshot_plan", "_senses"})
 #: the formation's own references to the state, and its caches
-_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo"})
+_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo"})
 #: the effects' other fields (the book is checked to be empty; homebrew definitions are static)
 _FX_OTHER = tuple(n for n in FantasyFx.__slots__ if n not in ("book", "homebrew", "next_mod", "override"))
 _ATOMS = (str, int, float, bool, type(None))

@@ -37,6 +37,7 @@ class Formation:
         #: list tries rows out, legal._reach_if).
         self.memo: dict[object, list[Fighter]] | None = None
         self.engaged_memo: dict[Front, list[Front]] | None = None
+        self.pincer_memo: dict[str, bool] | None = None
 
     # -- membership ---------------------------------------------------------------------
     def live(self) -> list[Fighter]:
@@ -132,7 +133,18 @@ class Formation:
         return self.cap is None or len(self.front_members(front)) < self.cap
 
     def pincered(self, unit: str) -> bool:
-        """F-R08/F-T06: front-row members only, engaged at fore and rear."""
+        """F-R08/F-T06: front-row members only, engaged at fore and rear.  Inside a reading
+        scope it is worked out once per unit (the option list tries a row out only for the
+        acting fighter's reach, legal._reach_if, which never asks this)."""
+        memo = self.pincer_memo
+        if memo is None:
+            return self._pincered(unit)
+        got = memo.get(unit)
+        if got is None:
+            got = memo[unit] = self._pincered(unit)
+        return got
+
+    def _pincered(self, unit: str) -> bool:
         if not self.field.pincer or not self.unit_members(unit) or self.back_members(unit):
             return False
         return bool(self.engaged_with((unit, "fore"))) and bool(self.engaged_with((unit, "rear")))

@@ -114,11 +114,11 @@ class FantasyState:
             yield
             return
         form = self.formation
-        self._eff_memo, form.memo, form.engaged_memo = {}, {}, {}
+        self._eff_memo, form.memo, form.engaged_memo, form.pincer_memo = {}, {}, {}, {}
         try:
             yield
         finally:
-            self._eff_memo, form.memo, form.engaged_memo = None, None, None
+            self._eff_memo, form.memo, form.engaged_memo, form.pincer_memo = None, None, None, None
 
     def mods(self, f: Fighter, tags: tuple[str, ...]) -> list[Applied]:
         out = condition_modifiers(tags, self.effective(f))

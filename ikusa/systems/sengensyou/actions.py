@@ -22,7 +22,7 @@ from ikusa.systems.sengensyou.bullets import (
     homing_cost,
     homing_target_cap,
     melee_numbers,
-    variants,
+    state_variants,
 )
 from ikusa.systems.sengensyou.catalog import catalog
 from ikusa.systems.sengensyou.character import Fighter
@@ -65,7 +65,7 @@ def barrage_options(st: SengensyouState, f: Fighter) -> list[Option]:
     if f.dp < BARRAGE_DP:
         return []
     opts: list[Option] = []
-    for v in variants(f, "barrage", need_skill=st.opt.require_attack_skill):
+    for v in state_variants(st, f, "barrage"):
         x, dmg = barrage_numbers(v, st.opt.barrage_base_damage)
         label = f"弾幕 {v.bullet.name} DP{BARRAGE_DP}: 敵全員にDP減少{x}か固定ダメージ{dmg}"
         opts.append(Option(f"barrage:{v.key}", label, BARRAGE_DP, None,
@@ -80,7 +80,7 @@ def shot_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     opts: list[Option] = []
     if not can_use_front_attacks(f) or cap < MIN_COMBAT_DICE:
         return opts
-    vs = variants(f, "shot", need_skill=st.opt.require_attack_skill)
+    vs = state_variants(st, f, "shot")
     # per target once (issue #12): its surprise/fixed-dice numbers, id, name and DP
     targets = [(evasion(st, f, t), t.id, t.name, t.dp) for t in shot_targets(st, f)]
     shown: dict[float, str] = {}  # odds → "42%"
@@ -109,7 +109,7 @@ def shot_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
 def homing_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """G-R16 / G-R20: ホーミング at up to ceil(〈ホーミング〉/2) targets, 2 DP each, +10 per
     extra 2 DP on a target (once unless G-G12 says repeatable; then at most twice)."""
-    hv = variants(f, "homing", need_skill=st.opt.require_attack_skill)
+    hv = state_variants(st, f, "homing")
     opts: list[Option] = []
     if not hv or f.dp < HOMING_DP_PER_TARGET:
         return opts

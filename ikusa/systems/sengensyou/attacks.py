@@ -16,7 +16,7 @@ from ikusa.systems.sengensyou.bullets import (
     barrage_numbers,
     homing_cost,
     melee_numbers,
-    variants,
+    state_variants,
 )
 from ikusa.systems.sengensyou.catalog import AttackKind, catalog
 from ikusa.systems.sengensyou.character import Fighter
@@ -28,7 +28,7 @@ RESIST_TN_FALLBACK_BASE = 10
 
 
 def find_variant(st: SengensyouState, f: Fighter, kind: AttackKind, key: str) -> Variant:
-    for v in variants(f, kind, need_skill=st.opt.require_attack_skill):
+    for v in state_variants(st, f, kind):
         if v.key == key:
             return v
     raise AssertionError(f"no {kind} variant {key}")  # pragma: no cover - options are validated

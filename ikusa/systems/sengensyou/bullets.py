@@ -7,8 +7,8 @@ check uses, the check bonus, the damage dice count and the fixed damage.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ikusa.engine.rounding import round_up
 from ikusa.systems.sengensyou.catalog import AttackKind, Bullet, catalog
 from ikusa.systems.sengensyou.character import Fighter
 
@@ -109,11 +109,22 @@ def variants(f: Fighter, kind: AttackKind, *, need_skill: bool = True) -> list[V
     return out
 
 
-def round_up_half(n: int) -> int:
-    """切り上げ of n/2 (homing dice G-G14, homing target cap G-R16)."""
-    from fractions import Fraction
+def state_variants(st: Any, f: Fighter, kind: AttackKind) -> list[Variant]:
+    """:func:`variants` of ``f`` in the battle ``st`` (its ``require_attack_skill``), worked
+    out once per fighter, kind and spec and kept on the state (``st.variant_memo``; issue
+    #12): they depend only on the character sheet and the catalogue.  Read-only list."""
+    need = st.opt.require_attack_skill
+    key = (f.id, kind, need)
+    memo: dict[tuple[str, str, bool], tuple[object, list[Variant]]] = st.variant_memo
+    got = memo.get(key)
+    if got is None or got[0] is not f.spec:
+        got = memo[key] = (f.spec, variants(f, kind, need_skill=need))
+    return got[1]
 
-    return round_up(Fraction(n, 2))
+
+def round_up_half(n: int) -> int:
+    """切り上げ of n/2 (homing dice G-G14, homing target cap G-R16): exact integer ceiling."""
+    return -(-n // 2)
 
 
 def homing_target_cap(f: Fighter) -> int:

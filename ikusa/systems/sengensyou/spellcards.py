@@ -35,7 +35,11 @@ def recovery(st: SengensyouState, f: Fighter, c: SpellCard) -> int:
 
 
 def unused(f: Fighter, kind: str) -> list[SpellCard]:
-    return [card(c) for c in f.spec.spell_cards if c not in f.sc_used and card(c).type == kind]
+    if not f.spec.spell_cards:
+        return []
+    cards = catalog().spellcards
+    used = f.sc_used
+    return [sc for c in f.spec.spell_cards if c not in used and (sc := cards[c]).type == kind]
 
 
 def _recover(st: SengensyouState, f: Fighter, c: SpellCard, why: str, n: int) -> None:

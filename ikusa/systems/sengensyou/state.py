@@ -51,6 +51,8 @@ class SengensyouState:
         self.scene_over = False
         self.dice: DiceSource = ScriptedSource([])
         self.out: list[Event] = []
+        #: issue #12: each fighter's attack variants (bullets.state_variants), by (id, kind, need_skill)
+        self.variant_memo: dict[tuple[str, str, bool], tuple[object, list[Any]]] = {}
         self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
         #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
         self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))

@@ -91,6 +91,8 @@ def test_the_scope_memos_agree_with_the_direct_computation_and_end_with_the_scop
                     memo = [(c.key, c.label, c.cost, c.odds, c.data, str(c.why_not)) for c in candidates(st, f)]
                     assert st._eff_memo is not None and st.formation.memo is not None
                 assert memo == direct
-                assert st._eff_memo is None and st.formation.memo is None and st.formation.engaged_memo is None
+                form = st.formation
+                assert st._eff_memo is None and form.memo is None and form.engaged_memo is None
+                assert form.pincer_memo is None
             st.apply(RandomPolicy().choose(st, d, rng), dice)
             steps += 1
