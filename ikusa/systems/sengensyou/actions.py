@@ -203,12 +203,13 @@ def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
     (DP spent) the turn can only end without the 待機 bonus."""
     opts: list[Option] = []
     if f.focus:
-        opts.append(Option("end", "防御専念中: 行動終了", data={"kind": "end"}))
+        opts.append(Option("end", "防御専念中: 行動終了", None, None, {"kind": "end"}))
     else:
         if f.turn_dp_spent:
-            opts.append(Option("end", "行動終了 (DPを使ったので待機ボーナス無し)", data={"kind": "end"}))
+            opts.append(Option("end", "行動終了 (DPを使ったので待機ボーナス無し)", None, None, {"kind": "end"}))
         else:
-            opts.append(Option("wait", f"待機 (次ターンDP回復 +{st.opt.wait_recovery_bonus})", data={"kind": "wait"}))
+            opts.append(Option("wait", f"待機 (次ターンDP回復 +{st.opt.wait_recovery_bonus})", None, None,
+                               {"kind": "wait"}))
         opts.extend(attack_options(st, f))
         opts.extend(other_options(st, f))
     opts.extend(spellcards.free_options(st, f))

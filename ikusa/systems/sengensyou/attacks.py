@@ -95,8 +95,8 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
             return
         opts: list[Option] = []
         if t.dp >= x:
-            opts.append(Option("barrage:pay", f"DPで受ける (DP{t.dp}→{t.dp - x}, グレイズ+{x})", cost=x))
-        opts.append(Option("barrage:take", f"ダメージを受ける (固定{dmg}, HP{t.hp})", data={"damage": dmg}))
+            opts.append(Option("barrage:pay", f"DPで受ける (DP{t.dp}→{t.dp - x}, グレイズ+{x})", x, None, {}))
+        opts.append(Option("barrage:take", f"ダメージを受ける (固定{dmg}, HP{t.hp})", None, None, {"damage": dmg}))
         opts.extend(graze.reigeki_options(t, x))
         opts.extend(spellcards.reaction_options(st, t))
         if len(opts) == 1:

@@ -95,7 +95,7 @@ def recover(st: SengensyouState, f: Fighter) -> None:
 
 def declare(st: SengensyouState, f: Fighter) -> Flow:
     """G-G04: declare a DP value (≤ current DP; lower = delay) for the initiative order."""
-    opts = [Option(f"declare:{n}", f"DP {n} を宣言" + ("" if n == f.dp else " (遅らせる)"), data={"dp": n})
+    opts = [Option(f"declare:{n}", f"DP {n} を宣言" + ("" if n == f.dp else " (遅らせる)"), None, None, {"dp": n})
             for n in range(f.dp, -1, -1)]
     key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", opts)
     f.declared = int(key.split(":")[1])
@@ -127,9 +127,9 @@ def choose_rows(st: SengensyouState) -> Flow:
         members = [g for g in st.active() if g.side == side]
         front = back = 0
         for i, g in enumerate(members):
-            opts = [Option("row:front", names["front"], data={"row": "front"})]
+            opts = [Option("row:front", names["front"], None, None, {"row": "front"})]
             if back_allowed(members, i, front, back):
-                opts.append(Option("row:back", names["back"], data={"row": "back"}))
+                opts.append(Option("row:back", names["back"], None, None, {"row": "back"}))
             if len(opts) == 1:
                 key = "row:front"
             else:
