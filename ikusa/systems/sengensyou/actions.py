@@ -190,9 +190,11 @@ def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
 
 def other_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """G-R02 / G-G33: その他 with at most 3 dice."""
-    return [Option(f"other:{n}", f"その他の行動 {n}DP (最大{st.opt.other_max_dice}D, 結果はGM裁定)", n, None,
-                   {"kind": "other", "dp": n})
-            for n in range(MIN_COMBAT_DICE, min(st.opt.other_max_dice, f.dp) + 1)]
+    most = st.opt.other_max_dice
+    top = min(most, f.dp)
+    return list(st.options(("other", most, top), lambda: [
+        Option(f"other:{n}", f"その他の行動 {n}DP (最大{most}D, 結果はGM裁定)", n, None, {"kind": "other", "dp": n})
+        for n in range(MIN_COMBAT_DICE, top + 1)]))
 
 
 def action_options(st: SengensyouState, f: Fighter) -> list[Option]:

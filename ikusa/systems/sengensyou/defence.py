@@ -150,15 +150,16 @@ def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, tota
         return opts + spellcards.reaction_options(st, t)
     cap = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
     eb = t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0) - sup.penalty
-    for n in range(1, cap + 1):
-        opts.append(Option(f"evade:{n}", f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}", n,
-                           defence_odds(st, t, eb, n, total), {"defence": "evade", "dp": n}))
+    fixed = st.uses_fixed_dice(t)  # the only thing defence_odds reads of t (G-R29)
+    opts += st.options(("evade", eb, total, cap, fixed), lambda: [
+        Option(f"evade:{n}", f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}", n, defence_odds(st, t, eb, n, total),
+               {"defence": "evade", "dp": n}) for n in range(1, cap + 1)])
     if can_guard(t):
         gb = guard_base(st, t) - sup.penalty
         red = st.opt.guard_reduction_per_lv * t.skill("近接武器")
-        for n in range(1, cap + 1):
-            opts.append(Option(f"guard:{n}", f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})",
-                               n, defence_odds(st, t, gb, n, total), {"defence": "guard", "dp": n}))
+        opts += st.options(("guard", gb, total, cap, red, fixed), lambda: [
+            Option(f"guard:{n}", f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})", n,
+                   defence_odds(st, t, gb, n, total), {"defence": "guard", "dp": n}) for n in range(1, cap + 1)])
     for g in st.allies(t):
         if g.row == "front" and can_guard(g) and not g.hidden and g.id not in declined:
             opts.append(Option(f"cover:{g.id}", f"{g.name}にガードを頼む (前衛からの他人へのガード)",

@@ -27,10 +27,11 @@ def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
     if not f.escaping and st.enemies(f):
         opts.append(Option("escape", "逃走を宣言 (ターン終了時に知性+〈飛行〉で対抗判定)"))
     if not f.moved:
-        metres = free_move(f)
-        opts.append(Option("move:free", f"移動 {metres}mまで (判定無し, DP不要)"))
-        opts += [Option(f"move:roll:{n}", f"移動判定 {n}DP 身体+〈回避〉{metres}+{n}D6 (m)", n, None, {})
-                 for n in range(1, f.dp + 1)]
+        metres, dp = free_move(f), f.dp
+        opts += st.options(("move", metres, dp), lambda: [
+            Option("move:free", f"移動 {metres}mまで (判定無し, DP不要)"),
+            *(Option(f"move:roll:{n}", f"移動判定 {n}DP 身体+〈回避〉{metres}+{n}D6 (m)", n, None, {})
+              for n in range(1, dp + 1))])
     return opts
 
 

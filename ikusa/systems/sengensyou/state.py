@@ -7,7 +7,7 @@ plus the decision list, so the generator never needs serialising.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from ikusa.dice.source import DiceSource, ScriptedSource
@@ -53,6 +53,9 @@ class SengensyouState:
         self.out: list[Event] = []
         #: issue #12: each fighter's attack variants (bullets.state_variants), by (id, kind, need_skill)
         self.variant_memo: dict[tuple[str, str, bool], tuple[object, list[Any]]] = {}
+        #: issue #12: option lists that depend only on a few numbers (DP declarations, rolled
+        #: moves …), built once per battle and shared (options are immutable): see options()
+        self.option_memo: dict[tuple[Any, ...], tuple[Option, ...]] = {}
         self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
         #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
         self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))
@@ -123,6 +126,14 @@ class SengensyouState:
 
     def f(self, fid: str) -> Fighter:
         return self.fighters[fid]
+
+    def options(self, key: tuple[Any, ...], build: Callable[[], list[Option]]) -> tuple[Option, ...]:
+        """The options ``build`` makes, kept by ``key`` for the rest of the battle: ``key``
+        must hold every number the options (keys, labels, costs, data) are made from."""
+        got = self.option_memo.get(key)
+        if got is None:
+            got = self.option_memo[key] = tuple(build())
+        return got
 
     def active(self) -> list[Fighter]:
         return [f for f in self.fighters.values() if f.active]

@@ -95,9 +95,11 @@ def recover(st: SengensyouState, f: Fighter) -> None:
 
 def declare(st: SengensyouState, f: Fighter) -> Flow:
     """G-G04: declare a DP value (≤ current DP; lower = delay) for the initiative order."""
-    opts = [Option(f"declare:{n}", f"DP {n} を宣言" + ("" if n == f.dp else " (遅らせる)"), None, None, {"dp": n})
-            for n in range(f.dp, -1, -1)]
-    key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", opts)
+    dp = f.dp
+    opts = st.options(("declare", dp), lambda: [
+        Option(f"declare:{n}", f"DP {n} を宣言" + ("" if n == dp else " (遅らせる)"), None, None, {"dp": n})
+        for n in range(dp, -1, -1)])
+    key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", list(opts))
     f.declared = int(key.split(":")[1])
 
 
