@@ -18,7 +18,7 @@ from ikusa.systems.sengensyou.bullets import (
     melee_numbers,
     variants,
 )
-from ikusa.systems.sengensyou.catalog import AttackKind, catalog
+from ikusa.systems.sengensyou.catalog import AttackKind
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
@@ -208,7 +208,7 @@ def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Fl
     """G-R20 / G-G22: スペル with ≤ 3D, costs 霊力; activation vs the data TN; the target
     resists (G-G21: TN from the data, fallback 10 + caster ability Lv) or defends against
     the activation 達成値."""
-    sp = catalog().spells[sp_id]
+    sp = f.cat.spells[sp_id]
     f.spend_dp(n)
     f.reiryoku -= sp.reiryoku
     st.attack_serial += 1

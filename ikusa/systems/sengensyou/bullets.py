@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ikusa.engine.rounding import round_up
-from ikusa.systems.sengensyou.catalog import AttackKind, Bullet, catalog
+from ikusa.systems.sengensyou.catalog import AttackKind, Bullet
 from ikusa.systems.sengensyou.character import Fighter
 
 ATTACK_SKILL = {"barrage": "弾幕", "shot": "ショット", "homing": "ホーミング"}
@@ -74,7 +74,7 @@ def _stat_for(f: Fighter, b: Bullet) -> tuple[str, int]:
     """特性値 and check bonus: the better of the allowed stats ([属性使い] 知性 or 感覚); for
     [妖弾化] combined with a skill, that skill's 特性値 and +1 (G-R15, G-G19)."""
     if b.combined_bonus and f.spec.youdan_skill is not None:
-        stat = catalog().terms.skill_stats.get(f.spec.youdan_skill, "知性")
+        stat = f.cat.terms.skill_stats.get(f.spec.youdan_skill, "知性")
         return stat, b.combined_bonus
     if b.combined_bonus:
         return "知性", 0
@@ -87,7 +87,7 @@ def variants(f: Fighter, kind: AttackKind, *, need_skill: bool = True) -> list[V
     if need_skill and f.skill(ATTACK_SKILL[kind]) < 1:
         return []
     out: list[Variant] = []
-    for b in catalog().bullets.values():
+    for b in f.cat.bullets.values():
         if kind not in b.attacks or not has_source(f, b):
             continue
         if kind == "homing" and b.homing_needs_item and b.homing_needs_item not in f.spec.items:

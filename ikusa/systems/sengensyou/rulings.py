@@ -154,7 +154,7 @@ def _add_unit(st: Any, r: Any) -> None:
     from ikusa.systems.sengensyou.encounter import _check_character, by_ids
 
     try:
-        spec = CharacterSpec.model_validate(by_ids({"characters": [r.unit]})["characters"][0])
+        spec = CharacterSpec.model_validate(by_ids({"characters": [r.unit]}, st.enc.catalog)["characters"][0])
     except ValidationError as exc:
         problems = "; ".join(f"unit.{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}"
                              for e in exc.errors())
@@ -163,11 +163,11 @@ def _add_unit(st: Any, r: Any) -> None:
         raise InputError(f"character id {spec.id!r} is already in the battle", field="unit.id")
     if spec.side not in st.enc.sides:
         raise InputError(f"side {spec.side!r} is not one of sides {st.enc.sides}", field="unit.side")
-    _check_character(spec, "unit", "<ruling>")
+    _check_character(spec, "unit", "<ruling>", st.enc.catalog)
     if st.turn + 1 > st.opt.max_turns:
         raise InputError(f"turn {st.turn} is the last (max_turns={st.opt.max_turns}): a reinforcement would "
                          "never arrive (G-R28)", field="unit")
-    f = new_fighter(spec, st.opt)
+    f = new_fighter(spec, st.opt, cat=st.enc.catalog)
     f.in_battle = False
     st.fighters[spec.id] = f
     st.arrivals[spec.id] = st.turn + 1

@@ -37,10 +37,10 @@ class SengensyouState:
         self.opt = encounter.options
         self.fighters: dict[str, Fighter] = {}
         for c in encounter.characters:
-            self.fighters[c.id] = new_fighter(c, self.opt)
+            self.fighters[c.id] = new_fighter(c, self.opt, cat=encounter.catalog)
         self.arrivals: dict[str, int] = {}
         for r in encounter.reinforcements:
-            f = new_fighter(r.character, self.opt)
+            f = new_fighter(r.character, self.opt, cat=encounter.catalog)
             f.in_battle = False
             self.fighters[r.character.id] = f
             self.arrivals[r.character.id] = r.turn
