@@ -130,8 +130,9 @@ class Fighter:
     fatigue: int = 0
     #: F-H05: ranged/thrown attacks made with each weapon (against WeaponSpec.ammo)
     shots: dict[str, int] = field(default_factory=dict)
-    #: 射線の確保 taken this turn (options.line_of_fire 'screened'; ends with the turn)
-    aimed: bool = False
+    #: (row, front) where 射線の確保 was taken (options.line_of_fire 'screened'); it holds
+    #: while the character stays there (lines.py)
+    aimed: tuple[str, str] | None = None
 
     @property
     def id(self) -> str:

@@ -6,7 +6,8 @@
 
 * 射線の確保 (``aim``): with ``options.line_of_fire: screened`` (invented) a ranged attack or a
   single-target spell at an enemy in the back row is blocked while that unit holds a front;
-  securing a line of fire (cost_line_of_fire × water) opens it until the shooter's turn ends.
+  securing a line of fire (cost_line_of_fire × water) opens it while the shooter stays where it
+  took it (until it moves: 移動, 全力移動 or being led).
   The cliff's own rule (F-R09: no line from back row to enemy back row) is never opened.
 * 全力移動 (``run:<front>``): a front-row character runs straight to its unit's other front
   (fore ↔ rear) where the battlefield has two (F-R08), drawing opportunity attacks like a
@@ -37,7 +38,7 @@ SEC_LOF = "002 不利な環境 [水場]/[水中] 射線の確保 (F-R16, host F-
 def screened(st: FantasyState, f: Fighter, t: Fighter) -> RuleViolation | None:
     """``line_of_fire: screened``: ``t`` in the back row behind a held front of its unit, and
     ``f`` has not secured a line of fire this turn (F-H08, invented)."""
-    if st.opts.line_of_fire != "screened" or t.row != "back" or f.aimed:
+    if st.opts.line_of_fire != "screened" or t.row != "back" or has_line(f):
         return None
     form = st.formation
     if not any(form.held((t.unit, fr)) for fr in ("fore", "rear")):
@@ -59,7 +60,7 @@ def aim_cand(st: FantasyState, f: Fighter) -> Cand | None:
     """射線の確保: offered only while it would open a line of fire (line_of_fire: screened)."""
     from ikusa.systems.fantasy.legal import Cand, _cost_reason
 
-    if st.opts.line_of_fire != "screened" or f.aimed:
+    if st.opts.line_of_fire != "screened" or has_line(f):
         return None
     targets = _screened_targets(st, f)
     if not targets:
@@ -67,6 +68,11 @@ def aim_cand(st: FantasyState, f: Fighter) -> Cand | None:
     cost = st.action_cost(f, "line_of_fire")
     return Cand("aim", f"射線の確保 ({cost}アクション; {'、'.join(t.name for t in targets)} を狙える)", cost,
                 _cost_reason(cost, f), None, {"action": "aim", "opens": len(targets)})
+
+
+def has_line(f: Fighter) -> bool:
+    """射線の確保 holds while the shooter stays where it took it (no 移動/全力移動 since)."""
+    return f.aimed is not None and f.aimed == (f.row, f.front)
 
 
 def run_cands(st: FantasyState, f: Fighter, swim_block: RuleViolation | None) -> list[Cand]:
@@ -146,8 +152,8 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         cost = st.action_cost(f, "line_of_fire")
         rule, how = cost_text(st, f, "line_of_fire")
         f.actions -= cost
-        f.aimed = True
-        return [Event("aim", f"F-H08,{rule}", f"{f.name} 射線の確保 ({how}): この手番は後衛を狙える",
+        f.aimed = (f.row, f.front)
+        return [Event("aim", f"F-H08,{rule}", f"{f.name} 射線の確保 ({how}): 移動するまで前衛の陰の後衛を狙える",
                       {"id": f.id, "cost": cost})]
     if head == "run":
         cost = st.action_cost(f, "run")

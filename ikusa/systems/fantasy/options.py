@@ -94,7 +94,7 @@ class FantasyOptions(BaseModel):
         "open", description="F-H08/F-R09 射線: 'open' = only the cliff's rule blocks lines of fire (F-R09: back "
         "row → enemy back row); 'screened' (invented) = a ranged attack or single-target spell at an enemy in "
         "the back row is also blocked while that unit holds its front, until the shooter takes 射線の確保 "
-        "(cost_line_of_fire; lasts until its turn ends). On the cliff 射線の確保 does not help (F-R09).")
+        "(cost_line_of_fire; it holds until the shooter moves). On the cliff 射線の確保 does not help (F-R09).")
     breathe_fatigue_dice: int = Field(
         0, ge=0, le=6, description="F-H11/F-R18 (invented host default) 「呼吸を整える」: 0 = not an action (002 "
         "gives it no effect). N ≥ 1 = the whole turn (actions_per_turn actions) recovers ND fatigue (疲労) and as "

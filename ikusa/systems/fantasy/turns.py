@@ -116,7 +116,6 @@ def _turn_start(st: FantasyState, f: Fighter, dice: DiceSource) -> list[Event]:
         events.append(Event("surprise_end", "F-R05,F-G01",
                             f"{f.name} の手番が来た: 不意打ちのペナルティ(回避・ST−2)終了", {"id": f.id}))
     f.acted = True
-    f.aimed = False  # 射線の確保 lasts until the end of the turn it was taken (lines.py)
     if f.has("cover"):
         f.remove("cover")
         events.append(Event("cover_end", "F-H08", f"{f.name} の遮蔽が終わる", {"id": f.id}))

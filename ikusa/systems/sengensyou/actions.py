@@ -24,7 +24,6 @@ from ikusa.systems.sengensyou.bullets import (
     melee_numbers,
     state_variants,
 )
-from ikusa.systems.sengensyou.catalog import catalog
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.defence import check_odds, dp_to_evade_vs, evasion, hit_odds_vs
 from ikusa.systems.sengensyou.effects import GM_END, GM_REFRESH
@@ -35,7 +34,7 @@ FREE_PREFIXES = ("move:", "escape", "deploy:", "shoudan:", "graze:reiryoku:")
 
 def ignores_rows(f: Fighter) -> bool:
     """G-R10: a deployed spell card may override the row limits."""
-    return any(catalog().spellcards[c].ignore_rows for c in f.sc_deployed)
+    return any(f.cat.spellcards[c].ignore_rows for c in f.sc_deployed)
 
 
 def shot_targets(st: SengensyouState, f: Fighter) -> list[Fighter]:
@@ -162,7 +161,7 @@ def spell_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     """G-R20 / G-G22: スペル with ≤ 3D, paying 霊力."""
     opts: list[Option] = []
     for sp_id in f.spec.spells:
-        sp = catalog().spells[sp_id]
+        sp = f.cat.spells[sp_id]
         if f.ability(sp.ability) < 1 or f.reiryoku < sp.reiryoku:
             continue
         base = f.stat(sp.stat) + f.ability(sp.ability)

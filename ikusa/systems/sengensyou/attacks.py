@@ -18,8 +18,9 @@ from ikusa.systems.sengensyou.bullets import (
     melee_numbers,
     state_variants,
 )
-from ikusa.systems.sengensyou.catalog import AttackKind, catalog
+from ikusa.systems.sengensyou.catalog import AttackKind
 from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 from ikusa.systems.sengensyou.status import barrage_recovery
 
@@ -105,6 +106,8 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
             key = "barrage:take"
         else:
             key = yield from ask(t.id, "barrage", f"{t.name}: {f.name}の弾幕 (DP減少{x} / ダメージ{dmg})", opts)
+        if key == GM_REFRESH:  # a GM ruling changed what the options depend on (issue #8 §2)
+            continue
         if key.startswith("graze:reigeki:"):
             x = graze.spend_reigeki(st, t, int(key.split(":")[2]), x)
             continue
@@ -208,7 +211,7 @@ def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Fl
     """G-R20 / G-G22: スペル with ≤ 3D, costs 霊力; activation vs the data TN; the target
     resists (G-G21: TN from the data, fallback 10 + caster ability Lv) or defends against
     the activation 達成値."""
-    sp = catalog().spells[sp_id]
+    sp = f.cat.spells[sp_id]
     f.spend_dp(n)
     f.reiryoku -= sp.reiryoku
     st.attack_serial += 1

@@ -56,6 +56,9 @@ def apply_ruling(st: Any, r: Any, dice: DiceSource) -> list[Event]:
         resume = GM_REFRESH  # the acting character's options follow what the ruling changed
     if resume is not None and d is not None and d.kind == "action":
         st._pending = st._step(resume)
+    elif resume is None and d is not None and r.op != "end" and st._pending is d:
+        # a defence, a barrage … being answered: asked anew from the changed state (state.ask)
+        st._pending = st._step(GM_REFRESH)
     out: list[Event]
     out, st.out = st.out, []
     return out
@@ -72,9 +75,13 @@ def _acting(st: Any, fid: str) -> bool:
 
 
 def _busy(st: Any, f: Any) -> None:
+    """G-R22 (003 気絶): a character knocked out or gone takes no part in what it is answering
+    now (its defence, its graze …), so that question is answered first; every other ruling on
+    it is made at once and the question asked anew (state.ask)."""
     d = st._pending
     if d is not None and d.actor == f.id and d.kind != "action":
-        raise InputError(f"{f.name} is deciding {d.kind!r} now: answer it first", field="unit")
+        raise InputError(f"G-R22 (003 気絶): {f.name} is answering {d.kind!r} now; it can be knocked out or "
+                         "removed once that is answered", field="unit")
 
 
 def _set(st: Any, r: Any) -> str | None:
@@ -153,7 +160,7 @@ def _add_unit(st: Any, r: Any) -> None:
     from ikusa.systems.sengensyou.encounter import _check_character, by_ids
 
     try:
-        spec = CharacterSpec.model_validate(by_ids({"characters": [r.unit]})["characters"][0])
+        spec = CharacterSpec.model_validate(by_ids({"characters": [r.unit]}, st.enc.catalog)["characters"][0])
     except ValidationError as exc:
         problems = "; ".join(f"unit.{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}"
                              for e in exc.errors())
@@ -162,11 +169,11 @@ def _add_unit(st: Any, r: Any) -> None:
         raise InputError(f"character id {spec.id!r} is already in the battle", field="unit.id")
     if spec.side not in st.enc.sides:
         raise InputError(f"side {spec.side!r} is not one of sides {st.enc.sides}", field="unit.side")
-    _check_character(spec, "unit", "<ruling>")
+    _check_character(spec, "unit", "<ruling>", st.enc.catalog)
     if st.turn + 1 > st.opt.max_turns:
         raise InputError(f"turn {st.turn} is the last (max_turns={st.opt.max_turns}): a reinforcement would "
                          "never arrive (G-R28)", field="unit")
-    f = new_fighter(spec, st.opt)
+    f = new_fighter(spec, st.opt, cat=st.enc.catalog)
     f.in_battle = False
     st.fighters[spec.id] = f
     st.arrivals[spec.id] = st.turn + 1

@@ -18,7 +18,7 @@ from ikusa.systems.sengensyou import rulings
 from ikusa.systems.sengensyou.character import Fighter, new_fighter
 from ikusa.systems.sengensyou.check import fixed_dice_value
 from ikusa.systems.sengensyou.checks_flow import PoolRoll, pool
-from ikusa.systems.sengensyou.effects import SengensyouFx, gm_pool
+from ikusa.systems.sengensyou.effects import GM_REFRESH, SengensyouFx, gm_pool
 from ikusa.systems.sengensyou.encounter import Encounter
 
 Flow = Generator[Decision, str, None]
@@ -37,10 +37,10 @@ class SengensyouState:
         self.opt = encounter.options
         self.fighters: dict[str, Fighter] = {}
         for c in encounter.characters:
-            self.fighters[c.id] = new_fighter(c, self.opt)
+            self.fighters[c.id] = new_fighter(c, self.opt, cat=encounter.catalog)
         self.arrivals: dict[str, int] = {}
         for r in encounter.reinforcements:
-            f = new_fighter(r.character, self.opt)
+            f = new_fighter(r.character, self.opt, cat=encounter.catalog)
             f.in_battle = False
             self.fighters[r.character.id] = f
             self.arrivals[r.character.id] = r.turn
@@ -52,7 +52,7 @@ class SengensyouState:
         self.dice: DiceSource = ScriptedSource([])
         self.out: list[Event] = []
         #: issue #12: each fighter's attack variants (bullets.state_variants), by (id, kind, need_skill)
-        self.variant_memo: dict[tuple[str, str, bool], tuple[object, list[Any]]] = {}
+        self.variant_memo: dict[tuple[str, str, bool], tuple[object, object, list[Any]]] = {}
         #: issue #12: option lists that depend only on a few numbers (DP declarations, rolled
         #: moves …), built once per battle and shared (options are immutable): see options()
         self.option_memo: dict[tuple[Any, ...], tuple[Option, ...]] = {}
@@ -177,7 +177,15 @@ class SengensyouState:
         return self.finished
 
 
+#: questions whose asker rebuilds its options when a GM ruling comes in (it gets GM_REFRESH)
+REFRESHED = frozenset({"action", "defence", "barrage", "initiative"})
+
+
 def ask(actor: str, kind: str, prompt: str, options: list[Option]) -> Generator[Decision, str, str]:
-    """Yield one decision and return the chosen key."""
-    key = yield Decision(actor, kind, prompt, tuple(options))
-    return key
+    """Yield one decision and return the chosen key.  A GM ruling made while it is pending
+    (issue #8 §2) sends ``GM_REFRESH``: the askers in :data:`REFRESHED` get it and ask anew
+    from the changed state; any other question is asked again as it was."""
+    while True:
+        key = yield Decision(actor, kind, prompt, tuple(options))
+        if key != GM_REFRESH or kind in REFRESHED:
+            return key

@@ -19,8 +19,10 @@ effect or an encounter ``effects:`` entry with ``condition:``) until removed or 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -55,12 +57,12 @@ FREE_CHECK = "free_check"
 
 
 @cache
-def statuses() -> dict[str, StatusDef]:
-    """The shipped status conditions, validated once (read-only)."""
+def statuses() -> Mapping[str, StatusDef]:
+    """The shipped status conditions, validated once (a read-only mapping)."""
     text = resources.files("ikusa.systems.sengensyou").joinpath("data", "conditions.yaml").read_text("utf-8")
     raw = yaml.safe_load(text)["conditions"]
     try:
-        return {k: StatusDef.model_validate({**v, "id": k}) for k, v in raw.items()}
+        return MappingProxyType({k: StatusDef.model_validate({**v, "id": k}) for k, v in raw.items()})
     except ValidationError as exc:  # pragma: no cover - shipped data is tested
         raise validation_error(exc, "ikusa/systems/sengensyou/data/conditions.yaml") from None
 

@@ -52,10 +52,12 @@ def test_screened_back_row_needs_line_of_fire_first() -> None:
     ev = st.apply("aim", ScriptedSource([]))
     assert ev[0].kind == "aim" and st.fighters["arch"].actions == 1
     assert "attack:bow:c" not in st.pending().keys()  # 1 action left; an attack needs 2
-    assert st.fighters["arch"].aimed
+    assert st.fighters["arch"].aimed == ("back", "fore")
 
 
-def test_aim_then_shoot_and_it_ends_with_the_turn() -> None:
+def test_the_line_holds_until_the_shooter_moves() -> None:
+    """射線の確保 holds into the next turn while the archer stays in the back row; moving to
+    the front loses it (and from the front the back row is still screened)."""
     st = archers(options={**SCREENED, "actions_per_turn": 3})
     st.apply("aim", ScriptedSource([]))
     assert "attack:bow:c" in st.pending().keys()
@@ -63,8 +65,12 @@ def test_aim_then_shoot_and_it_ends_with_the_turn() -> None:
     st.apply("end", ScriptedSource([]))
     while st.current != "arch" and st.pending() is not None:
         st.apply("end", ScriptedSource([1, 1] * 8))
-    assert st.current == "arch" and not st.fighters["arch"].aimed
-    assert "attack:bow:c" not in st.pending().keys()
+    assert st.current == "arch" and st.fighters["arch"].aimed == ("back", "fore")
+    keys = st.pending().keys()
+    assert "attack:bow:c" in keys and "aim" not in keys
+    st.apply("advance:fore", ScriptedSource([]))
+    keys = st.pending().keys()
+    assert "attack:bow:c" not in keys and "aim" in keys
 
 
 def test_aim_costs_double_in_water() -> None:
