@@ -183,10 +183,10 @@ class Combat:
                 events += self._attempt(waiting, waiting.dice, None)
             except IkusaError as exc:
                 self.redo_stack.append(waiting.entry(waiting.dice))
-                note = Event("ruling", "GM", f"GM裁定の後、{waiting.actor} の {waiting.action} は"
-                             f"適用できないため取り消し ({exc})", {"cancelled": waiting.action})
-                self.events.append(note)
-                events.append(note)
+                # told to the caller only: it is no entry's event, so a replay of the log (which
+                # holds the ruling, and the action on the redo stack) gives the same events
+                events.append(Event("ruling", "GM", f"GM裁定の後、{waiting.actor} の {waiting.action} は"
+                                    f"適用できないため取り消し ({exc})", {"cancelled": waiting.action}))
         return events
 
     # -- dice ---------------------------------------------------------------------

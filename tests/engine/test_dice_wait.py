@@ -174,3 +174,23 @@ def test_fantasy_shows_the_hit_before_the_damage_dice() -> None:
         del rest[:req.count]
     assert shown and shown[-1] == "attack"
     assert [e.text for e in c.events] == [e.text for e in full.events]
+
+
+def test_a_ruling_that_voids_the_waiting_action_keeps_the_log_replayable(tmp_path: Path) -> None:
+    """A ruling while an action waits for dice comes first; an action it makes illegal is put
+    on the redo stack and the caller told why.  That notice is no entry's event, so the saved
+    log loads to the same events (found by the table property test's rulings)."""
+    c, target = _midway("maai/duel.yaml")
+    assert target.action.startswith("use:")
+    c.dice_override = "manual"
+    c.push(target.action)
+    assert c.partial is not None
+    events = c.rule({"op": "set", "unit": target.actor, "resource": "vigor", "value": 0, "reason": "毒"})
+    assert c.partial is None and c.redo_stack[-1].action == target.action
+    assert events[-1].data == {"cancelled": target.action} and "取り消し" in events[-1].text
+    path = tmp_path / "log.json"
+    c.save(path)
+    again = load_encounter(EXAMPLES / "maai/duel.yaml").new_combat()
+    again.restore(json.loads(path.read_text("utf-8")))
+    assert [e.text for e in again.events] == [e.text for e in c.events]
+    assert again.redo_stack[-1].action == target.action
