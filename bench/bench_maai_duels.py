@@ -5,15 +5,23 @@ Prints greedy-vs-greedy and random-vs-random duels (examples/maai/duel.yaml) and
 battles (examples/maai/squad_battle.yaml).  Each figure is the best of ``--repeat`` runs of
 CPU time (the machine is shared: the best run is the least disturbed one); wall time of the
 best run is shown too.  Run: ``python -m bench.bench_maai_duels [N] [--repeat R]``.
+
+``--baseline [--rounds K]`` instead runs issue #12's baseline (commit ``8aba570``, see
+:mod:`bench.baseline`) and this checkout, each in its own subprocess with the same driver,
+interleaved round by round, and prints the median of ``K`` rounds (default 5) beside each other
+with the speed-up (target 1 of issue #12: at least x4 greedy duels/s).  The winners of both
+sides are compared too: the same seeds must give the same battles.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from ikusa.dice.source import RandomSource
@@ -82,9 +90,63 @@ def report(label: str, r: Run) -> None:
           f"{r.decisions / r.cpu:,.0f} decisions/s CPU); winners {dict(r.winners)}")
 
 
+# Runs in a subprocess with PYTHONPATH=<tree>: the baseline's bench module has the same
+# load/run_battles/DUEL/SQUAD, so one driver times both sides alike.
+DRIVER = """
+import json, sys
+from bench.bench_maai_duels import DUEL, SQUAD, load, run_battles
+from ikusa.systems.maai.policies import GreedyPolicy, RandomPolicy
+path, policy, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+enc = load(DUEL if path == "duel" else SQUAD)
+r = run_battles(enc, GreedyPolicy() if policy == "greedy" else RandomPolicy(), n)
+print(json.dumps({"cpu": r.cpu, "wall": r.wall, "decisions": r.decisions,
+                  "winners": sorted((str(k), v) for k, v in r.winners.items())}))
+"""
+
+KINDS = (("greedy duels", "duel", "greedy", 1), ("random duels", "duel", "random", 1),
+         ("greedy squad battles", "squad", "greedy", 10))
+
+
+def compare_baseline(n: int, rounds: int) -> None:
+    """Baseline and current, interleaved subprocess runs, median battles/s CPU of ``rounds``."""
+    from bench.baseline import BASELINE, checkout, current_tree, interleaved, summary
+
+    trees = {f"baseline {BASELINE}": checkout(), "current": current_tree()}
+    print(f"maai battles/s CPU, {rounds} interleaved rounds, one subprocess per side and round "
+          f"(N = {n} duels, {max(1, n // 10)} squad battles)")
+    for label, path, policy, div in KINDS:
+        count = max(1, n // div)
+        winners: dict[str, str] = {}
+        figures = interleaved(rounds, {name: partial(_side, tree, [path, policy, str(count)], count, winners, name)
+                                       for name, tree in trees.items()})
+        print(f"maai {label}:")
+        for line in summary(figures, "/s", anchor=f"baseline {BASELINE}"):
+            print(line)
+        if len(set(winners.values())) != 1:
+            print(f"  WARNING: the sides differ in winners: {winners}")
+
+
+def _side(tree: Path, argv: list[str], count: int, winners: dict[str, str], name: str) -> float:
+    """One round of one side: battles/s CPU; its winners are kept to compare the sides."""
+    from bench.baseline import run_python
+
+    out = json.loads(run_python(tree, DRIVER, argv))
+    winners[name] = str(out["winners"])
+    return count / float(out["cpu"])
+
+
 def main() -> None:
     args = sys.argv[1:]
     repeat = 3
+    rounds = 5
+    if "--rounds" in args:
+        i = args.index("--rounds")
+        rounds = int(args[i + 1])
+        del args[i:i + 2]
+    if "--baseline" in args:
+        args.remove("--baseline")
+        compare_baseline(int(args[0]) if args else 2000, rounds)
+        return
     if "--repeat" in args:
         i = args.index("--repeat")
         repeat = int(args[i + 1])

@@ -1,31 +1,40 @@
-"""Battles per second for the 千幻抄 engine (random and greedy policies on the examples).
+"""Battles per second of the 千幻抄 engine: issue #12's baseline beside this checkout.
 
-Run: ``python -m bench.bench_sengensyou [N]`` (N battles per row, default 300).  Also checks
-the invariants on every battle, so it doubles as a large property run.
+Run: ``python -m bench.bench_sengensyou [-n BATTLES] [--rounds R] [--mode state|combat|both]
+[--no-baseline] [--check]``.  For each example (``spellcard_duel``, ``party_battle``) and AI
+(random, greedy) it times ``BATTLES`` seeded battles in the baseline tree (commit 8aba570,
+:mod:`bench.baseline`) and in this checkout, one subprocess each, interleaved round by round,
+and prints the median battles/s (CPU time) of the rounds with the ratio; both sides run the
+same driver (:mod:`bench.battle_rate`) and the line says whether they fought the same battles.
+
+``--check`` also plays the battles in this process with the engine's invariants asserted on
+every one (0 ≤ DP ≤ max, graze ≥ 0), so the bench doubles as a large property run.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
-import time
 from collections import Counter
 from pathlib import Path
 
-from ikusa.dice.source import RandomSource
-from ikusa.engine.runner import load_encounter, policy_for, run_ai
-from ikusa.systems.sengensyou.state import SengensyouState
+from bench.battle_rate import compare
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "sengensyou"
+EXAMPLES = ("spellcard_duel", "party_battle")
+POLICIES = ("random", "greedy")
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def main(n: int = 300) -> None:
-    for name in ("spellcard_duel", "party_battle"):
-        loaded = load_encounter(EXAMPLES / f"{name}.yaml")
-        for pol in ("random", "greedy"):
+def check(n: int) -> None:
+    """Play ``n`` battles per example and policy here, asserting the invariants on each."""
+    from ikusa.dice.source import RandomSource
+    from ikusa.engine.runner import load_encounter, policy_for, run_ai
+    from ikusa.systems.sengensyou.state import SengensyouState
+
+    for name in EXAMPLES:
+        loaded = load_encounter(ROOT / "examples" / "sengensyou" / f"{name}.yaml")
+        for pol in POLICIES:
             wins: Counter[str | None] = Counter()
-            turns = decisions = 0
-            t0 = time.perf_counter()
             for seed in range(n):
                 c = loaded.new_combat()
                 run_ai(c, policy_for(loaded.module, pol), random.Random(seed), RandomSource(seed))
@@ -33,12 +42,24 @@ def main(n: int = 300) -> None:
                 assert isinstance(st, SengensyouState)
                 assert all(0 <= f.dp <= f.dp_max and f.graze >= 0 for f in st.fighters.values())
                 wins[st.winner] += 1
-                turns += st.turn
-                decisions += len(c.record)
-            dt = time.perf_counter() - t0
-            print(f"{name:15s} {pol:6s} {n / dt:8.1f} battles/s  {decisions / dt:9.0f} decisions/s  "
-                  f"mean turns {turns / n:4.1f}  winners {dict(wins)}")
+            print(f"checked {name} {pol}: {n} battles, invariants hold; winners {dict(wins)}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench.bench_sengensyou", description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", "--battles", type=int, default=40, help="seeded battles per figure (default 40)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the median is shown (default 3)")
+    ap.add_argument("--mode", choices=("state", "combat", "both"), default="state",
+                    help="drive the bare GameState, or through Combat (records every step), or both")
+    ap.add_argument("--no-baseline", action="store_true", help="time only this checkout")
+    ap.add_argument("--check", action="store_true", help="also assert the invariants on every battle here")
+    a = ap.parse_args(argv)
+    modes = ("state", "combat") if a.mode == "both" else (a.mode,)
+    cases = [(ex, pol, mode) for ex in EXAMPLES for pol in POLICIES for mode in modes]
+    compare("sengensyou", cases, a.battles, a.rounds, baseline=not a.no_baseline)
+    if a.check:
+        check(a.battles)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
+    main()

@@ -1,6 +1,7 @@
 """Property tests over random battles at the table (issue #8 §6): random decisions, typed
-and auto dice, undo, redo, reroll, control and note rulings — a save/load at any moment
-replays to the same log byte for byte, with the same events and final state."""
+and auto dice, undo, redo, reroll, control and note rulings, and the systems' own rulings
+(resources, effects) whatever is pending — a save/load at any moment replays to the same
+log byte for byte, with the same events and final state."""
 
 from __future__ import annotations
 
@@ -24,8 +25,24 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ["maai/duel.yaml", "maai/count_example.yaml", "sengensyou/spellcard_duel.yaml",
             "fantasy/water_fight.yaml", "fantasy/cliff_ledge.yaml"]
 
-OPS = st.lists(st.sampled_from(["push", "push", "push", "push", "undo", "redo", "reroll", "control", "note"]),
-               min_size=5, max_size=35)
+OPS = st.lists(st.sampled_from(["push", "push", "push", "push", "undo", "redo", "reroll", "control", "note",
+                                "ruling"]), min_size=5, max_size=35)
+
+#: per system: a random resource ruling and an effect with a duration (made whatever is
+#: pending: a reaction, a fate question, a barrage, dice being typed; issue #8 §2/§3)
+RESOURCES = {"maai": ("vigor", 0, 30), "sengensyou": ("dp", 0, 20), "fantasy": ("hp", 1, 12)}
+EFFECTS = {"maai": {"name": "呪", "modifiers": {"防備": -1}, "duration": {"clock": "breath"}},
+           "sengensyou": {"name": "加護", "modifiers": {"回避": 1}, "duration": {"clock": "turn", "n": 1}},
+           "fantasy": {"name": "祝福", "modifiers": {"判定": 1}, "duration": {"clock": "round", "n": 1}}}
+
+
+def _ruling(c: Combat, rng: random.Random) -> None:
+    uid = rng.choice(c.roster())[0]
+    if rng.random() < 0.5:
+        res, lo, hi = RESOURCES[c.system]
+        c.rule({"op": "set", "unit": uid, "resource": res, "value": rng.randint(lo, hi), "reason": "prop"})
+    else:
+        c.rule({"op": "effect", "unit": uid, "effect": EFFECTS[c.system]})
 
 
 def _dump(c: Combat) -> str:
@@ -55,6 +72,8 @@ def _step(c: Combat, op: str, rng: random.Random) -> None:
             c.rule({"op": "control", "unit": uid, "dice": rng.choice(["auto", "manual"])})
         elif op == "note":
             c.rule({"op": "note", "text": f"n{rng.randint(0, 9)}"})
+        elif op == "ruling":
+            _ruling(c, rng)
     except IkusaError:
         pass  # a refused entry changes nothing (checked below)
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ikusa.dice.source import DiceSource
 from ikusa.engine.events import Event
+from ikusa.systems.fantasy import lines
 from ikusa.systems.fantasy.character import Fighter, SpellSpec, WeaponSpec
 from ikusa.systems.fantasy.conditions import Cond
 from ikusa.systems.fantasy.effects import gm_roll
@@ -30,6 +31,7 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         w = f.weapon(wid)
         assert w is not None
         f.actions -= o.cost_attack
+        lines.use_ammo(f, w)
         return attack(st, f, w, st.fighters[tid], dice)
     if head == "trip":
         f.actions -= o.cost_attack
@@ -87,6 +89,9 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         f.actions -= cost
         f.add(Cond("cover"))
         return [Event("cover", rule, f"{f.name} 遮蔽を取る ({how})", {"id": f.id, "cost": cost})]
+    extra = lines.perform(st, f, key, dice)
+    if extra is not None:
+        return extra
     raise AssertionError(key)  # pragma: no cover - options are checked first
 
 
@@ -174,6 +179,7 @@ def attack(st: FantasyState, f: Fighter, w: WeaponSpec, t: Fighter, dice: DiceSo
                     {"attacker": f.id, "target": t.id, "weapon": w.id, "hit": hit, **data})]
     if not hit:
         return events
+    st.show(events)  # the hit shows before the damage dice are typed (issue #8 §5)
     rolled = dice.roll(st.opts.die_sides, w.damage_dice, f"{f.name} {w.name} ダメージ", f.id) if w.damage_dice else []
     dmg = Damage(list(rolled), w.damage_bonus)
     if w.kind == "thrown":
@@ -293,6 +299,7 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
         return events
     if sp.ally:
         return events + [e for v in victims for e in cure(st, v, sp)]
+    st.show(events)  # the casting line shows before each save is typed (issue #8 §5)
     for v in victims:
         if v.out:
             continue

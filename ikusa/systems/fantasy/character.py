@@ -50,6 +50,8 @@ class WeaponSpec(BaseModel):
     damage_type: Literal["刺", "叩", "斬"] = "斬"
     range_m: int = Field(0, ge=0)
     slender: bool = Field(False, description="F-R17: slender low-drag thrown weapon (javelin types)")
+    ammo: int | None = Field(None, ge=0, le=999, description="F-H05: shots (arrows, bolts, stones) or thrown "
+                             "weapons carried; each ranged/thrown attack uses one; none = not counted")
 
 
 class SpellSpec(BaseModel):
@@ -69,6 +71,9 @@ class SpellSpec(BaseModel):
     rounds: int | None = Field(None, ge=1)
     ally: bool = Field(False, description="targets an ally (no ST); e.g. a cure")
     cures: tuple[str, ...] = Field((), description="F-R15/F-H12: cure tags it removes (e.g. mental)")
+    range_m: int | None = Field(None, ge=0, le=999, description="F-H06: reach of a spell not centred on "
+                                "self (the target, or the nearest member of the area's front/unit); none = "
+                                "anywhere on the battlefield")
 
 
 class ConditionSpec(BaseModel):
@@ -123,6 +128,11 @@ class Fighter:
     actions: int = 0
     breathless_rounds: int = 0
     fatigue: int = 0
+    #: F-H05: ranged/thrown attacks made with each weapon (against WeaponSpec.ammo)
+    shots: dict[str, int] = field(default_factory=dict)
+    #: (row, front) where 射線の確保 was taken (options.line_of_fire 'screened'); it holds
+    #: while the character stays there (lines.py)
+    aimed: tuple[str, str] | None = None
 
     @property
     def id(self) -> str:

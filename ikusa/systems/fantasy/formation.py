@@ -31,13 +31,32 @@ class Formation:
         self.cap = field.capacity(width_per_fighter)
         self.min_valid = front_min_valid
         self.effective = effective
+        #: issue #12: inside FantasyState.reading() (nothing is hit, moved between units or
+        #: re-engaged) who is live, each unit's members and each front's engaged fronts are
+        #: worked out once; None = outside such a scope.  Rows are never cached (the option
+        #: list tries rows out, legal._reach_if).
+        self.memo: dict[object, list[Fighter]] | None = None
+        self.engaged_memo: dict[Front, list[Front]] | None = None
+        self.pincer_memo: dict[str, bool] | None = None
 
     # -- membership ---------------------------------------------------------------------
     def live(self) -> list[Fighter]:
-        return [f for f in self.fighters.values() if not f.out]
+        memo = self.memo
+        if memo is None:
+            return [f for f in self.fighters.values() if not f.out]
+        got = memo.get(None)
+        if got is None:
+            got = memo[None] = [f for f in self.fighters.values() if not f.out]
+        return got
 
     def unit_members(self, unit: str) -> list[Fighter]:
-        return [f for f in self.live() if f.unit == unit]
+        memo = self.memo
+        if memo is None:
+            return [f for f in self.fighters.values() if not f.out and f.unit == unit]
+        got = memo.get(unit)
+        if got is None:
+            got = memo[unit] = [f for f in self.live() if f.unit == unit]
+        return got
 
     def front_members(self, front: Front) -> list[Fighter]:
         return [f for f in self.unit_members(front[0]) if f.row == "front" and f.front == front[1]]
@@ -59,6 +78,15 @@ class Formation:
         """Opposing fronts engaged with ``front`` that still have live members.  When every
         declared opponent is gone, the front closes on every live enemy unit's fore front
         (invented re-engagement, F-H08) so that a battle always progresses."""
+        memo = self.engaged_memo
+        if memo is None:
+            return self._engaged_with(front)
+        got = memo.get(front)
+        if got is None:
+            got = memo[front] = self._engaged_with(front)
+        return got
+
+    def _engaged_with(self, front: Front) -> list[Front]:
         out: list[Front] = []
         for a, b in self.pairs:
             other = b if a == front else a if b == front else None
@@ -105,7 +133,18 @@ class Formation:
         return self.cap is None or len(self.front_members(front)) < self.cap
 
     def pincered(self, unit: str) -> bool:
-        """F-R08/F-T06: front-row members only, engaged at fore and rear."""
+        """F-R08/F-T06: front-row members only, engaged at fore and rear.  Inside a reading
+        scope it is worked out once per unit (the option list tries a row out only for the
+        acting fighter's reach, legal._reach_if, which never asks this)."""
+        memo = self.pincer_memo
+        if memo is None:
+            return self._pincered(unit)
+        got = memo.get(unit)
+        if got is None:
+            got = memo[unit] = self._pincered(unit)
+        return got
+
+    def _pincered(self, unit: str) -> bool:
         if not self.field.pincer or not self.unit_members(unit) or self.back_members(unit):
             return False
         return bool(self.engaged_with((unit, "fore"))) and bool(self.engaged_with((unit, "rear")))
@@ -141,9 +180,9 @@ class Formation:
         中円 = one whole unit, or everyone in a narrow room (F-R07)."""
         if template == "中円":
             if self.field.medium_area_covers_all and everyone_ok:
-                return self.live()
+                return list(self.live())
             unit = centre if isinstance(centre, str) else centre[0]
-            return self.unit_members(unit)
+            return list(self.unit_members(unit))
         front = centre if isinstance(centre, tuple) else (centre, "fore")
         out = list(self.front_members(front))
         for other in self.engaged_with(front):

@@ -7,7 +7,7 @@ Option keys (stable, readable, part of the save format)::
 
     attack:<weapon>:<target>   trip:<target>   cast:<spell>:<target|unit|unit.front|self>
     advance:fore|rear   withdraw   lead:<ally>   stand   wake:<ally>   cover   end
-    breathe (never legal: F-R18 underwater, F-H11 otherwise)
+    run:fore|rear   aim   breathe   (lines.py: 全力移動, 射線の確保, 呼吸を整える)
     place:keep|front.fore|front.rear|back (round-1 formation of the surprised, state.py, F-R04)
 """
 
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
+from ikusa.systems.fantasy import lines
 from ikusa.systems.fantasy.actions import evade_tags, move_cost, move_distance, spell_tags
 from ikusa.systems.fantasy.character import Fighter, WeaponSpec
 from ikusa.systems.fantasy.resolution import auto_fail_probability, hit_probability, success_probability
@@ -123,12 +124,14 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
                 margin = f.spec.values.melee - t.spec.values.evasion
                 label = f"近接攻撃 {w.name} → {t.name}"
             else:
-                why = wb
+                why = wb or lines.ammo_block(f, w)
                 dist = form.distance(f, t)
                 rng = weapon_range(st, f, w)
                 if why is None and not form.line_of_fire(f, t):
                     why = _rv("F-R09", "002 特殊な場所での戦闘 例3",
                               f"{st.field.name}: 後衛から敵後衛への射線は通らない")
+                if why is None:
+                    why = lines.screened(st, f, t)
                 if why is None and dist > rng:
                     halved = rng < w.range_m
                     why = _rv("F-R17" if halved else "F-H05", "002 不利な環境 [水中]" if halved else HOST,
@@ -137,7 +140,8 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
                 if why is None and o.cost_attack > f.actions:
                     why = _rv("F-H07", HOST, f"アクションが足りない (必要{o.cost_attack}, 残り{f.actions})")
                 margin = f.spec.values.ranged - t.spec.values.evasion
-                label = f"{'投擲' if w.kind == 'thrown' else '射撃'} {w.name} → {t.name} ({dist}m)"
+                label = (f"{'投擲' if w.kind == 'thrown' else '射撃'} {w.name} → {t.name} ({dist}m)"
+                         f"{lines.ammo_label(f, w)}")
             odds = None
             if why is None:
                 tags = ("attack.melee",) if w.kind == "melee" else ("attack.ranged",) + (
@@ -187,7 +191,8 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
                 why_t: RuleViolation | None = _rv("F-R09", "002 特殊な場所での戦闘 例3",
                                                   f"{st.field.name}: 後衛から敵後衛への射線は通らない")
             else:
-                why_t = why
+                why_t = why or (lines.screened(st, f, tgt) if tgt is not None and not sp.ally else None)
+            why_t = why_t or lines.spell_reach(st, f, sp, tid)
             cures = 0
             if tgt is not None and sp.cures:
                 cures = sum(1 for _c, d in st.effective(tgt) if set(d.cure_tags) & set(sp.cures))
@@ -214,6 +219,7 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
     reach_other = max(_reach_if(st, f, "front", fr) for fr in fronts if fr != f.front) if len(fronts) > 1 else 0
     out.append(Cand("withdraw", f"移動: 後衛へ下がる ({cost}アクション, 機会攻撃あり)", cost, why, None,
                     {"action": "withdraw", "reach_now": reach_now, "reach_other": reach_other}))
+    out.extend(lines.run_cands(st, f, swim_block))
     why = (_rv("F-R12", "002 状態異常 [伏せ]", f"{f.name} は伏せ状態ではない") if not f.has("prone") else None) \
         or _cost_reason(o.stand_cost, f)
     out.append(Cand("stand", f"立ち上がる ({o.stand_cost}アクション)", o.stand_cost, why, None, {"action": "stand"}))
@@ -241,21 +247,12 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
     ccost = st.action_cost(f, "cover")
     why = (_rv("F-H08", HOST, "すでに遮蔽を取っている") if f.has("cover") else None) or _cost_reason(ccost, f)
     out.append(Cand("cover", f"遮蔽を取る ({ccost}アクション)", ccost, why, None, {"action": "cover"}))
-    out.append(_breathe(st, f))
+    aim = lines.aim_cand(st, f)
+    if aim is not None:
+        out.append(aim)
+    out.append(lines.breathe_cand(st, f))
     out.append(Cand("end", "手番終了", 0, None, None, {"action": "end"}))
     return out
-
-
-def _breathe(st: FantasyState, f: Fighter) -> Cand:
-    """「呼吸を整える」 (F-H11): never a legal option.  002 only forbids it underwater (F-R18);
-    what it does elsewhere is a host rule 002 does not give (and the only fatigue this engine
-    tracks, drowning fatigue, it could not recover anyway: 水から出て休憩しない限り回復不可)."""
-    water = next((d for _c, d in st.effective(f) if d.breath), None)
-    if water is not None:
-        why = _rv("F-R18", f"002 不利な環境 [{water.name}]", f"{water.name}においては「呼吸を整える」ことは不可能")
-    else:
-        why = _rv("F-H11", HOST, "「呼吸を整える」の効果は 002 に定義がない (host action; not modelled)")
-    return Cand("breathe", "呼吸を整える", 1, why, None, {"action": "breathe"})
 
 
 def _reach_if(st: FantasyState, f: Fighter, row: str, front: str) -> int:
@@ -286,7 +283,9 @@ def _swim_block(st: FantasyState, f: Fighter) -> RuleViolation | None:
 
 
 def options_for(st: FantasyState, f: Fighter) -> list[Option]:
-    return [Option(c.key, c.label, c.cost, c.odds, c.data) for c in candidates(st, f) if c.why_not is None]
+    with st.reading():
+        cands = candidates(st, f)
+    return [Option(c.key, c.label, c.cost, c.odds, c.data) for c in cands if c.why_not is None]
 
 
 def explain(st: FantasyState, action: str) -> RuleViolation:
@@ -296,7 +295,8 @@ def explain(st: FantasyState, action: str) -> RuleViolation:
     if st.current is None:
         return _rv("ENGINE", "", "no decision is pending")
     f = st.fighters[st.current]
-    cands = candidates(st, f)
+    with st.reading():
+        cands = candidates(st, f)
     for c in cands:
         if c.key == action and c.why_not is not None:
             return c.why_not

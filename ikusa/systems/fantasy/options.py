@@ -9,7 +9,26 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field
+
+#: What 002 leaves to the host or the GM with no numbers, and the default the engine ships.
+#: Printed by ``ikusa rules fantasy unimplemented`` (every other gap is an option below).
+NOT_IMPLEMENTED: tuple[tuple[str, str], ...] = (
+    ("F-R06", "other location restrictions are the GM's (002 gives three examples): GM rulings and effects; "
+              "battlefields.yaml holds the examples (narrow room, corridor, cliff ledge, open ground)"),
+    ("F-R17", "'水深、水の暗さによっては暗闇と同様のペナルティ': nothing automatic; the GM gives 暗闇/視界不良 "
+              "(cause: water) in the encounter or by a condition ruling"),
+    ("F-G17", "fall damage is host data 002 does not give: none is applied; options.fall_removes decides "
+              "whether the fallen character leaves the battle"),
+    ("F-H08", "lines of fire beyond the cliff's (F-R09) are not in 002: options.line_of_fire 'open' (default) "
+              "or 'screened' (invented: the back row behind a held front needs 射線の確保)"),
+    ("F-H09", "the size of an opportunity attack by headcount is host data: each able enemy in the engagement "
+              "area makes one melee attack (invented)"),
+    ("F-H11", "「呼吸を整える」 has no effect in 002 beyond F-R18: options.breathe_fatigue_dice 0 (default: "
+              "refused, naming F-H11); ≥ 1 = the invented host default (the turn, ND fatigue recovered)"),
+    ("F-H05", "weapon ranges, ammunition and spell reach are host data: WeaponSpec.range_m/ammo and "
+              "SpellSpec.range_m in the encounter (unset ammo/reach = not counted)"),
+)
 
 
 class FantasyOptions(BaseModel):
@@ -64,27 +83,23 @@ class FantasyOptions(BaseModel):
     actions_per_turn: int = Field(2, ge=1, le=6, description="F-H07 (invented): actions per turn.")
     cost_move: int = Field(1, ge=0, description="F-G13 (invented host data): 移動 (change row) needs 1 action.")
     cost_line_of_fire: int = Field(
-        1, ge=0, description="F-G13 (invented host data): 射線の確保 needs 1 action (cost only, fixed: no "
-        "such action yet; "
-        "other values are refused).")
+        1, ge=0, description="F-G13 (invented host data): 射線の確保 needs 1 action (×2 in 水場/水中, F-R16/F-R17); "
+        "offered only while line_of_fire is 'screened' and a target is screened.")
     cost_cover: int = Field(1, ge=0, description="F-G13 (invented host data): 遮蔽を取る needs 1 action.")
     cost_run: int = Field(
-        2, ge=0, description="F-G13 (invented host data): 全力移動 needs 2 actions (cost only, fixed: no "
-        "such action yet; "
-        "other values are refused).")
-
-    @field_validator("cost_line_of_fire", "cost_run")
-    @classmethod
-    def _no_action_yet(cls, v: int, info: ValidationInfo) -> int:
-        """#13: 射線の確保 and 全力移動 are no actions of the rows/fronts model yet, so their cost
-        changes nothing (`ikusa rules fantasy 水場` shows it ×2): only the default is accepted."""
-        name = info.field_name or ""
-        default = {"cost_line_of_fire": 1, "cost_run": 2}[name]
-        if v != default:
-            raise ValueError(f"F-G13: {'射線の確保' if name == 'cost_line_of_fire' else '全力移動'} is no action "
-                             f"of the engine yet, so its cost applies to nothing; only the default {default} "
-                             "is accepted")
-        return v
+        2, ge=0, description="F-G13 (invented host data): 全力移動 needs 2 actions (×2 in 水場/水中): a front-row "
+        "character runs straight to its unit's other front (fore ↔ rear, where the battlefield has two fronts, "
+        "F-R08), drawing opportunity attacks as a withdrawal does; an ordinary 移動 must pass the back row.")
+    line_of_fire: Literal["open", "screened"] = Field(
+        "open", description="F-H08/F-R09 射線: 'open' = only the cliff's rule blocks lines of fire (F-R09: back "
+        "row → enemy back row); 'screened' (invented) = a ranged attack or single-target spell at an enemy in "
+        "the back row is also blocked while that unit holds its front, until the shooter takes 射線の確保 "
+        "(cost_line_of_fire; it holds until the shooter moves). On the cliff 射線の確保 does not help (F-R09).")
+    breathe_fatigue_dice: int = Field(
+        0, ge=0, le=6, description="F-H11/F-R18 (invented host default) 「呼吸を整える」: 0 = not an action (002 "
+        "gives it no effect). N ≥ 1 = the whole turn (actions_per_turn actions) recovers ND fatigue (疲労) and as "
+        "much HP lost to it; never underwater (F-R18), and only once the character is out of the water, "
+        "since drowning fatigue cannot be recovered before (水から出て休憩しない限り回復不可).")
     cost_attack: int = Field(2, ge=1, description="F-H05 (invented): an attack or ≪足払い≫ uses 2 actions.")
     cost_cast: int = Field(2, ge=1, description="F-H06 (invented): casting a spell uses 2 actions.")
     cost_wake: int = Field(1, ge=0, description="F-G07 (invented): waking an adjacent sleeper uses 1 action.")

@@ -48,6 +48,8 @@ class GreedyPolicy:
             if o.data.get("ally"):
                 return 95.0 if int(o.data.get("cures", 0)) > 0 else None
             return 5.0
+        if act == "aim":
+            return 0.6 if int(o.data.get("opens", 0)) > 0 else None
         if act == "advance":
             return 0.5 if int(o.data.get("reach", 0)) > 0 else None
         if act == "withdraw":

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ikusa.dice.odds import sum_counts
@@ -58,6 +58,18 @@ class Applied:
 
 def expand(tags: Iterable[str]) -> frozenset[str]:
     """Every dotted prefix of every tag: ``evade.ranged.engaged`` → evade, evade.ranged, …"""
+    if isinstance(tags, tuple):
+        return _expand_tuple(tags)
+    return _expand(tags)
+
+
+@lru_cache(maxsize=512)
+def _expand_tuple(tags: tuple[str, ...]) -> frozenset[str]:
+    """:func:`expand` of a tuple of check tags (a pure function of a few fixed strings)."""
+    return _expand(tags)
+
+
+def _expand(tags: Iterable[str]) -> frozenset[str]:
     out: set[str] = set()
     for t in tags:
         parts = t.split(".")
@@ -210,12 +222,19 @@ def success_probability(base: int, tn: int, opts: FantasyOptions) -> float:
 def hit_probability(margin: int, opts: FantasyOptions) -> float:
     """Exact P(hit) of an attack against an evasion roll, ``margin`` = attack − evasion
     values after modifiers, following :func:`ikusa.systems.fantasy.actions.hit_roll`."""
-    pf, ps, dist = _split_for(opts)
+    return _hit_probability(margin, opts.dice_count, opts.die_sides, opts.auto_failure == "all_ones",
+                            opts.auto_success == "all_max", opts.evasion_tie)
+
+
+@lru_cache(maxsize=4096)
+def _hit_probability(margin: int, n: int, sides: int, auto_fail: bool, auto_success: bool, tie: str) -> float:
+    """:func:`hit_probability` as a pure function of plain numbers (the same ones for a whole battle)."""
+    pf, ps, dist = _split(n, sides, auto_fail, auto_success)
     out = ps * (1 - ps)  # attacker 自動成功 hits unless evasion 自動成功
     for a, pa in dist.items():
         ev_normal_hit = pf  # evasion 自動失敗 → hit
         for e, pe in dist.items():
-            if (e < a + margin) if opts.evasion_tie == "defender" else (e <= a + margin):
+            if (e < a + margin) if tie == "defender" else (e <= a + margin):
                 ev_normal_hit += pe
         out += pa * ev_normal_hit
     return out

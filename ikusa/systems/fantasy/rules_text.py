@@ -9,7 +9,7 @@ import unicodedata
 from ikusa.engine.errors import InputError
 from ikusa.systems.fantasy.battlefields import Battlefield, builtin_battlefields, find_battlefield
 from ikusa.systems.fantasy.conditions import ConditionDef, builtin_conditions, find_condition
-from ikusa.systems.fantasy.options import FantasyOptions
+from ikusa.systems.fantasy.options import NOT_IMPLEMENTED, FantasyOptions
 
 TAG_LABELS: dict[str, str] = {
     "attack.melee": "近接攻撃の命中", "attack.ranged": "射撃攻撃の命中", "attack.thrown": "投擲の命中",
@@ -27,7 +27,7 @@ ACTION_LABELS = {"move": "移動", "line_of_fire": "射線の確保", "cover": "
 
 def topics() -> list[str]:
     return [c.name for c in builtin_conditions().values()] + [b.name for b in builtin_battlefields().values()] + [
-        "options"]
+        "options", "unimplemented"]
 
 
 def describe(topic: str) -> list[str]:
@@ -37,6 +37,8 @@ def describe(topic: str) -> list[str]:
     for key in dict.fromkeys((typed, typed.lower())):
         if key == "options":
             return option_lines()
+        if key in ("unimplemented", "未実装", "missing"):
+            return unimplemented_lines()
         c = find_condition(key)
         if c is not None:
             return condition_lines(c)
@@ -67,6 +69,7 @@ def rule_id_lines(rid: str) -> list[str]:
         lines = battlefield_lines(b, FantasyOptions())
         if cites(lines[0]):
             out += [*lines, ""]
+    out += [f"{rid}: left open by 002 — {why}" for r, why in NOT_IMPLEMENTED if r == rid]
     opts = [line for line in option_lines()[1:] if cites(line)]
     if opts:
         out += [f"fantasy options citing {rid} (encounter key `options:`):", *opts]
@@ -171,3 +174,9 @@ def option_lines() -> list[str]:
     for name, info in FantasyOptions.model_fields.items():
         out.append(f"  {name} = {getattr(defaults, name)!r}: {info.description}")
     return out
+
+
+def unimplemented_lines() -> list[str]:
+    """What 002 leaves unspecified (host data, GM calls), each with the default shipped."""
+    return ["What 002 leaves to the host or the GM, with the default the engine ships:",
+            *(f"  {rid}: {why}" for rid, why in NOT_IMPLEMENTED)]

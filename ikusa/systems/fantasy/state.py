@@ -3,6 +3,8 @@ round/turn machine (turns.py) and the actions (actions.py, options in legal.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ikusa.dice.source import DiceSource
@@ -14,6 +16,7 @@ from ikusa.systems.fantasy.character import Fighter
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef, effective, find_condition
 from ikusa.systems.fantasy.effects import FantasyFx
 from ikusa.systems.fantasy.encounter import FantasyEncounter, parse_front
+from ikusa.systems.fantasy.fingerprint import snapshot
 from ikusa.systems.fantasy.formation import Formation, Front
 from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
 
@@ -61,6 +64,16 @@ class FantasyState:
         #: GM effects, one-off modifiers and overrides (issue #8; fantasy/effects.py, rulings.py)
         self.fx = FantasyFx(homebrew=dict(enc.homebrew_effects))
         self.gm_events: list[Event] = []
+        #: the events of the action being applied, resolved so far (``events_so_far``)
+        self._so_far: list[Event] = []
+        #: issue #12: while options are listed (nothing mutates) each fighter's applying
+        #: conditions are worked out once, by fighter id; None = outside such a scope
+        self._eff_memo: dict[str, list[tuple[Cond, ConditionDef]]] | None = None
+        #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
+        self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
+        self._snapshot_plan: Any = None  # fingerprint.py: the getters for this state's attributes
+        #: fighter id → (its spec, the spec's senses): the senses are read on every effective()
+        self._senses: dict[str, tuple[Any, tuple[str, ...]]] = {}
         rulings.start_effects(self)
 
     # -- conditions ------------------------------------------------------------------------
@@ -74,8 +87,38 @@ class FantasyState:
         return out
 
     def effective(self, f: Fighter) -> list[tuple[Cond, ConditionDef]]:
-        """The conditions that apply to ``f`` after senses and F-G11 stacking."""
-        return effective(self.conds_of(f), f.spec.all_senses(), self.table)
+        """The conditions that apply to ``f`` after senses and F-G11 stacking (callers only
+        read the list: inside :meth:`reading` it is shared by every query on ``f``)."""
+        memo = self._eff_memo
+        if memo is None:
+            return self._effective(f)
+        got = memo.get(f.id)
+        if got is None:
+            got = memo[f.id] = self._effective(f)
+        return got
+
+    def _effective(self, f: Fighter) -> list[tuple[Cond, ConditionDef]]:
+        conds = self.conds_of(f)
+        if not conds:
+            return []
+        senses = self._senses.get(f.id)
+        if senses is None or senses[0] is not f.spec:
+            senses = self._senses[f.id] = (f.spec, f.spec.all_senses())
+        return effective(conds, senses[1], self.table)
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """A scope in which the state does not change (listing options, explaining a refusal):
+        :meth:`effective` is computed once per fighter inside it (issue #12)."""
+        if self._eff_memo is not None:
+            yield
+            return
+        form = self.formation
+        self._eff_memo, form.memo, form.engaged_memo, form.pincer_memo = {}, {}, {}, {}
+        try:
+            yield
+        finally:
+            self._eff_memo, form.memo, form.engaged_memo, form.pincer_memo = None, None, None, None
 
     def mods(self, f: Fighter, tags: tuple[str, ...]) -> list[Applied]:
         out = condition_modifiers(tags, self.effective(f))
@@ -130,12 +173,20 @@ class FantasyState:
                             tuple(Option(k, label, 0, None, {"action": "place", "row": row, "front": fr})
                                   for k, label, row, fr, ok in self._place_choices(f) if ok))
         assert self.current is not None
+        snap = snapshot(self)
+        memo = self._pending_memo
+        if snap is not None and memo is not None and memo[0] == snap:
+            return memo[1]
         f = self.fighters[self.current]
-        return Decision(f.id, "action", f"第{self.round}ラウンド {f.name} の手番 (残りアクション {f.actions})",
-                        tuple(options_for(self, f)))
+        decision = Decision(f.id, "action", f"第{self.round}ラウンド {f.name} の手番 (残りアクション {f.actions})",
+                            tuple(options_for(self, f)))
+        self._pending_memo = None if snap is None else (snap, decision)
+        return decision
 
     def apply(self, action: str, dice: DiceSource) -> list[Event]:
+        self._so_far = []
         events = self._apply(action, dice)
+        self._so_far = []
         if self.gm_events:  # start effects, the GM's overruled results: before the lines they changed
             events, self.gm_events = [*self.gm_events, *events], []
         return events
@@ -157,6 +208,7 @@ class FantasyState:
         if decision.option(action) is None:
             raise self.explain_illegal(action)
         events = perform(self, self.fighters[decision.actor], action, dice)
+        self.show(events)
         events.extend(turns.after_action(self, dice))
         return events
 
@@ -205,6 +257,15 @@ class FantasyState:
                                  f"(行動・イニシアティブなし); legal: {legal}")
 
         return explain(self, action)
+
+    def show(self, events: list[Event]) -> None:
+        """``events`` are what the action being applied has resolved so far (the hit line before
+        the damage roll): ``events_so_far`` shows them while a person types the next dice."""
+        self._so_far = events
+
+    def events_so_far(self) -> list[Event]:
+        """The events of the decision being applied (an action stopped for typed dice)."""
+        return [*self.gm_events, *self._so_far]
 
     def roster(self) -> list[tuple[str, str, str]]:
         """(id, name, side) of every character (issue #8 control)."""

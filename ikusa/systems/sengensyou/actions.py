@@ -22,11 +22,10 @@ from ikusa.systems.sengensyou.bullets import (
     homing_cost,
     homing_target_cap,
     melee_numbers,
-    variants,
+    state_variants,
 )
-from ikusa.systems.sengensyou.catalog import catalog
 from ikusa.systems.sengensyou.character import Fighter
-from ikusa.systems.sengensyou.defence import check_odds, dp_to_evade, hit_odds
+from ikusa.systems.sengensyou.defence import check_odds, dp_to_evade_vs, evasion, hit_odds_vs
 from ikusa.systems.sengensyou.effects import GM_END, GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
@@ -35,7 +34,7 @@ FREE_PREFIXES = ("move:", "escape", "deploy:", "shoudan:", "graze:reiryoku:")
 
 def ignores_rows(f: Fighter) -> bool:
     """G-R10: a deployed spell card may override the row limits."""
-    return any(catalog().spellcards[c].ignore_rows for c in f.sc_deployed)
+    return any(f.cat.spellcards[c].ignore_rows for c in f.sc_deployed)
 
 
 def shot_targets(st: SengensyouState, f: Fighter) -> list[Fighter]:
@@ -60,21 +59,16 @@ def expected(dice: int, fixed: int) -> float:
     return dice * 3.5 + fixed
 
 
-def _pct(p: float) -> str:
-    return f"{p:.0%}"
-
-
 def barrage_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """G-R18 / G-R20: 弾幕 for BARRAGE_DP DP against every enemy."""
     if f.dp < BARRAGE_DP:
         return []
     opts: list[Option] = []
-    for v in variants(f, "barrage", need_skill=st.opt.require_attack_skill):
+    for v in state_variants(st, f, "barrage"):
         x, dmg = barrage_numbers(v, st.opt.barrage_base_damage)
         label = f"弾幕 {v.bullet.name} DP{BARRAGE_DP}: 敵全員にDP減少{x}か固定ダメージ{dmg}"
-        opts.append(Option(f"barrage:{v.key}", label, cost=BARRAGE_DP,
-                           data={"kind": "barrage", "src": v.key, "reduction": x, "damage": dmg,
-                                 "exp_damage": float(dmg)}))
+        opts.append(Option(f"barrage:{v.key}", label, BARRAGE_DP, None,
+                           {"kind": "barrage", "src": v.key, "reduction": x, "damage": dmg, "exp_damage": float(dmg)}))
     return opts
 
 
@@ -85,30 +79,36 @@ def shot_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     opts: list[Option] = []
     if not can_use_front_attacks(f) or cap < MIN_COMBAT_DICE:
         return opts
-    vs = variants(f, "shot", need_skill=st.opt.require_attack_skill)
-    targets = shot_targets(st, f)
+    vs = state_variants(st, f, "shot")
+    # per target once (issue #12): its surprise/fixed-dice numbers, id, name and DP
+    targets = [(evasion(st, f, t), t.id, t.name, t.dp) for t in shot_targets(st, f)]
+    shown: dict[float, str] = {}  # odds → "42%"
     for v in vs:
         base = v.check_base(f)
         src = f" {v.bullet.name}〈{v.check_skill}〉" if len(vs) > 1 else ""
+        dmg = v.damage_text()
+        exp = expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)
+        vkey = v.key
         for n in range(MIN_COMBAT_DICE, cap + 1):  # every target at 1 DP, then at 2 DP, …
-            for t in targets:
-                odds = hit_odds(st, f, t, base, n)
-                need = dp_to_evade(st, f, t, base, n)
+            for ev, tid, tname, tdp in targets:
+                odds = hit_odds_vs(st, ev, base, n)
+                need = dp_to_evade_vs(st, ev, base, n)
                 cost_t = f"回避に約{need}DP要" if need is not None else "回避困難"
+                pct = shown.get(odds)
+                if pct is None:
+                    pct = shown[odds] = f"{odds:.0%}"
                 opts.append(Option(
-                    f"shot:{t.id}:{n}:{v.key}",
-                    f"ショット→{t.name} {n}DP{src} {base}+{n}D6 ダメージ{v.damage_text()} "
-                    f"(相手DP{t.dp}: {cost_t}; 全DP回避でも命中{_pct(odds)})",
-                    cost=n, odds=odds,
-                    data={"kind": "shot", "target": t.id, "dp": n, "src": v.key,
-                          "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
+                    f"shot:{tid}:{n}:{vkey}",
+                    f"ショット→{tname} {n}DP{src} {base}+{n}D6 ダメージ{dmg} "
+                    f"(相手DP{tdp}: {cost_t}; 全DP回避でも命中{pct})",
+                    n, odds, {"kind": "shot", "target": tid, "dp": n, "src": vkey, "exp_damage": exp}))
     return opts
 
 
 def homing_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """G-R16 / G-R20: ホーミング at up to ceil(〈ホーミング〉/2) targets, 2 DP each, +10 per
     extra 2 DP on a target (once unless G-G12 says repeatable; then at most twice)."""
-    hv = variants(f, "homing", need_skill=st.opt.require_attack_skill)
+    hv = state_variants(st, f, "homing")
     opts: list[Option] = []
     if not hv or f.dp < HOMING_DP_PER_TARGET:
         return opts
@@ -116,6 +116,9 @@ def homing_options(st: SengensyouState, f: Fighter) -> list[Option]:
     kmax = min(homing_target_cap(f), len(targets))
     boost_levels = (0, 1, 2) if st.opt.homing_boost_repeatable else (0, 1)
     for v in hv:
+        base = v.check_base(f)  # the same for every group (issue #12: once per variant)
+        dmg = v.damage_text()
+        exp = expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)
         for k in range(1, kmax + 1):
             for group in combinations(targets, k):
                 for boosts in product(boost_levels, repeat=k):
@@ -123,16 +126,14 @@ def homing_options(st: SengensyouState, f: Fighter) -> list[Option]:
                     if cost > f.dp:
                         continue
                     spec = ",".join(t.id + (f"+{b}" if b else "") for t, b in zip(group, boosts, strict=True))
-                    base = v.check_base(f)
                     shown = ", ".join(f"{t.name}:{base + HOMING_BOOST_BONUS * b}"
                                       for t, b in zip(group, boosts, strict=True))
                     opts.append(Option(
                         f"homing:{v.key}:{spec}",
-                        f"ホーミング {v.bullet.name} DP{cost} 固定達成値 {shown} (ダメージ{v.damage_text()})",
-                        cost=cost,
-                        data={"kind": "homing", "src": v.key, "targets": [t.id for t in group],
-                              "boosts": list(boosts), "base": base,
-                              "exp_damage": expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)}))
+                        f"ホーミング {v.bullet.name} DP{cost} 固定達成値 {shown} (ダメージ{dmg})",
+                        cost, None,
+                        {"kind": "homing", "src": v.key, "targets": [t.id for t in group],
+                         "boosts": list(boosts), "base": base, "exp_damage": exp}))
     return opts
 
 
@@ -144,14 +145,15 @@ def melee_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     _, ddice, dfixed = melee_numbers(f)
     base = f.stat("感覚") + f.skill("回避")
     targets = shot_targets(st, f)
+    tns = [(t, attacks.approach_tn(st, t)) for t in targets]  # per target once (issue #12)
+    exp = expected(ddice, dfixed)
     for n in range(MIN_COMBAT_DICE, cap - MIN_COMBAT_DICE + 1):
-        for t in targets:
-            tn = attacks.approach_tn(st, t)
+        for t, tn in tns:
+            odds = check_odds(st, f, base, n, tn)
             opts.append(Option(
                 f"melee:{t.id}:{n}", f"近接攻撃→{t.name} 接近{n}DP 感覚+〈回避〉{base}+{n}D6 ≥ {tn} "
-                f"(ダメージ{ddice}D+{dfixed}; 接近成功率{_pct(check_odds(st, f, base, n, tn))})", cost=n,
-                odds=check_odds(st, f, base, n, tn),
-                data={"kind": "melee", "target": t.id, "dp": n, "exp_damage": expected(ddice, dfixed)}))
+                f"(ダメージ{ddice}D+{dfixed}; 接近成功率{odds:.0%})", n, odds,
+                {"kind": "melee", "target": t.id, "dp": n, "exp_damage": exp}))
     return opts
 
 
@@ -159,7 +161,7 @@ def spell_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     """G-R20 / G-G22: スペル with ≤ 3D, paying 霊力."""
     opts: list[Option] = []
     for sp_id in f.spec.spells:
-        sp = catalog().spells[sp_id]
+        sp = f.cat.spells[sp_id]
         if f.ability(sp.ability) < 1 or f.reiryoku < sp.reiryoku:
             continue
         base = f.stat(sp.stat) + f.ability(sp.ability)
@@ -168,10 +170,9 @@ def spell_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
                 odds = check_odds(st, f, base, n, sp.tn)
                 opts.append(Option(f"spell:{sp_id}:{t.id}:{n}",
                                    f"スペル {sp.name}→{t.name} {n}DP 発動{base}+{n}D6 ≥ {sp.tn} "
-                                   f"(霊力{sp.reiryoku}; 発動率{_pct(odds)})",
-                                   cost=n, odds=odds,
-                                   data={"kind": "spell", "spell": sp_id, "target": t.id, "dp": n,
-                                         "exp_damage": expected(sp.damage_dice, f.stat(sp.damage_stat))}))
+                                   f"(霊力{sp.reiryoku}; 発動率{odds:.0%})", n, odds,
+                                   {"kind": "spell", "spell": sp_id, "target": t.id, "dp": n,
+                                    "exp_damage": expected(sp.damage_dice, f.stat(sp.damage_stat))}))
     return opts
 
 
@@ -188,9 +189,11 @@ def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
 
 def other_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """G-R02 / G-G33: その他 with at most 3 dice."""
-    return [Option(f"other:{n}", f"その他の行動 {n}DP (最大{st.opt.other_max_dice}D, 結果はGM裁定)", cost=n,
-                   data={"kind": "other", "dp": n})
-            for n in range(MIN_COMBAT_DICE, min(st.opt.other_max_dice, f.dp) + 1)]
+    most = st.opt.other_max_dice
+    top = min(most, f.dp)
+    return list(st.options(("other", most, top), lambda: [
+        Option(f"other:{n}", f"その他の行動 {n}DP (最大{most}D, 結果はGM裁定)", n, None, {"kind": "other", "dp": n})
+        for n in range(MIN_COMBAT_DICE, top + 1)]))
 
 
 def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
@@ -201,12 +204,13 @@ def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
     (DP spent) the turn can only end without the 待機 bonus."""
     opts: list[Option] = []
     if f.focus:
-        opts.append(Option("end", "防御専念中: 行動終了", data={"kind": "end"}))
+        opts.append(Option("end", "防御専念中: 行動終了", None, None, {"kind": "end"}))
     else:
         if f.turn_dp_spent:
-            opts.append(Option("end", "行動終了 (DPを使ったので待機ボーナス無し)", data={"kind": "end"}))
+            opts.append(Option("end", "行動終了 (DPを使ったので待機ボーナス無し)", None, None, {"kind": "end"}))
         else:
-            opts.append(Option("wait", f"待機 (次ターンDP回復 +{st.opt.wait_recovery_bonus})", data={"kind": "wait"}))
+            opts.append(Option("wait", f"待機 (次ターンDP回復 +{st.opt.wait_recovery_bonus})", None, None,
+                               {"kind": "wait"}))
         opts.extend(attack_options(st, f))
         opts.extend(other_options(st, f))
     opts.extend(spellcards.free_options(st, f))

@@ -16,18 +16,20 @@ from ikusa.systems.sengensyou.bullets import (
     barrage_numbers,
     homing_cost,
     melee_numbers,
-    variants,
+    state_variants,
 )
-from ikusa.systems.sengensyou.catalog import AttackKind, catalog
+from ikusa.systems.sengensyou.catalog import AttackKind
 from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+from ikusa.systems.sengensyou.status import barrage_recovery
 
 #: G-G21: a spell's resistance TN when its data gives none: this + the caster's ability Lv
 RESIST_TN_FALLBACK_BASE = 10
 
 
 def find_variant(st: SengensyouState, f: Fighter, kind: AttackKind, key: str) -> Variant:
-    for v in variants(f, kind, need_skill=st.opt.require_attack_skill):
+    for v in state_variants(st, f, kind):
         if v.key == key:
             return v
     raise AssertionError(f"no {kind} variant {key}")  # pragma: no cover - options are validated
@@ -74,6 +76,8 @@ def barrage(st: SengensyouState, f: Fighter, v: Variant) -> Flow:
         yield from barrage_target(st, f, t, x, dmg)
         if st.update_end():
             return
+    if st.fx.book.active:  # G-G08: allies roll to recover from status conditions (status.py)
+        barrage_recovery(st, f)
 
 
 def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int) -> Flow:
@@ -92,8 +96,8 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
             return
         opts: list[Option] = []
         if t.dp >= x:
-            opts.append(Option("barrage:pay", f"DPで受ける (DP{t.dp}→{t.dp - x}, グレイズ+{x})", cost=x))
-        opts.append(Option("barrage:take", f"ダメージを受ける (固定{dmg}, HP{t.hp})", data={"damage": dmg}))
+            opts.append(Option("barrage:pay", f"DPで受ける (DP{t.dp}→{t.dp - x}, グレイズ+{x})", x, None, {}))
+        opts.append(Option("barrage:take", f"ダメージを受ける (固定{dmg}, HP{t.hp})", None, None, {"damage": dmg}))
         opts.extend(graze.reigeki_options(t, x))
         opts.extend(spellcards.reaction_options(st, t))
         if len(opts) == 1:
@@ -102,6 +106,8 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
             key = "barrage:take"
         else:
             key = yield from ask(t.id, "barrage", f"{t.name}: {f.name}の弾幕 (DP減少{x} / ダメージ{dmg})", opts)
+        if key == GM_REFRESH:  # a GM ruling changed what the options depend on (issue #8 §2)
+            continue
         if key.startswith("graze:reigeki:"):
             x = graze.spend_reigeki(st, t, int(key.split(":")[2]), x)
             continue
@@ -205,7 +211,7 @@ def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Fl
     """G-R20 / G-G22: スペル with ≤ 3D, costs 霊力; activation vs the data TN; the target
     resists (G-G21: TN from the data, fallback 10 + caster ability Lv) or defends against
     the activation 達成値."""
-    sp = catalog().spells[sp_id]
+    sp = f.cat.spells[sp_id]
     f.spend_dp(n)
     f.reiryoku -= sp.reiryoku
     st.attack_serial += 1

@@ -7,9 +7,9 @@ check uses, the check bonus, the damage dice count and the fixed damage.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ikusa.engine.rounding import round_up
-from ikusa.systems.sengensyou.catalog import AttackKind, Bullet, catalog
+from ikusa.systems.sengensyou.catalog import AttackKind, Bullet
 from ikusa.systems.sengensyou.character import Fighter
 
 ATTACK_SKILL = {"barrage": "弾幕", "shot": "ショット", "homing": "ホーミング"}
@@ -74,7 +74,7 @@ def _stat_for(f: Fighter, b: Bullet) -> tuple[str, int]:
     """特性値 and check bonus: the better of the allowed stats ([属性使い] 知性 or 感覚); for
     [妖弾化] combined with a skill, that skill's 特性値 and +1 (G-R15, G-G19)."""
     if b.combined_bonus and f.spec.youdan_skill is not None:
-        stat = catalog().terms.skill_stats.get(f.spec.youdan_skill, "知性")
+        stat = f.cat.terms.skill_stats.get(f.spec.youdan_skill, "知性")
         return stat, b.combined_bonus
     if b.combined_bonus:
         return "知性", 0
@@ -87,7 +87,7 @@ def variants(f: Fighter, kind: AttackKind, *, need_skill: bool = True) -> list[V
     if need_skill and f.skill(ATTACK_SKILL[kind]) < 1:
         return []
     out: list[Variant] = []
-    for b in catalog().bullets.values():
+    for b in f.cat.bullets.values():
         if kind not in b.attacks or not has_source(f, b):
             continue
         if kind == "homing" and b.homing_needs_item and b.homing_needs_item not in f.spec.items:
@@ -109,11 +109,22 @@ def variants(f: Fighter, kind: AttackKind, *, need_skill: bool = True) -> list[V
     return out
 
 
-def round_up_half(n: int) -> int:
-    """切り上げ of n/2 (homing dice G-G14, homing target cap G-R16)."""
-    from fractions import Fraction
+def state_variants(st: Any, f: Fighter, kind: AttackKind) -> list[Variant]:
+    """:func:`variants` of ``f`` in the battle ``st`` (its ``require_attack_skill``), worked
+    out once per fighter, kind and spec and kept on the state (``st.variant_memo``; issue
+    #12): they depend only on the character sheet and its catalogue.  Read-only list."""
+    need = st.opt.require_attack_skill
+    key = (f.id, kind, need)
+    memo: dict[tuple[str, str, bool], tuple[object, object, list[Variant]]] = st.variant_memo
+    got = memo.get(key)
+    if got is None or got[0] is not f.spec or got[1] is not f.cat:
+        got = memo[key] = (f.spec, f.cat, variants(f, kind, need_skill=need))
+    return got[2]
 
-    return round_up(Fraction(n, 2))
+
+def round_up_half(n: int) -> int:
+    """切り上げ of n/2 (homing dice G-G14, homing target cap G-R16): exact integer ceiling."""
+    return -(-n // 2)
 
 
 def homing_target_cap(f: Fighter) -> int:

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ikusa.engine.rounding import round_up
+from ikusa.systems.sengensyou.catalog import Catalog, catalog
 from ikusa.systems.sengensyou.options import SengensyouOptions
 
 STATS = ("身体", "耐久", "知性", "感覚", "意志")
@@ -110,6 +111,8 @@ class Fighter:
     escape_score: int = 0
     sc_used: set[str] = field(default_factory=set)
     sc_deployed: dict[str, int] = field(default_factory=dict)  # card id -> remaining SC HP
+    #: the encounter's catalogue (shipped + homebrew: sengensyou/homebrew.py)
+    cat: Catalog = field(default_factory=catalog, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -153,7 +156,8 @@ class Fighter:
         self.dp -= n
 
 
-def new_fighter(spec: CharacterSpec, opt: SengensyouOptions, *, dp: int | None = None) -> Fighter:
+def new_fighter(spec: CharacterSpec, opt: SengensyouOptions, *, dp: int | None = None,
+                cat: Catalog | None = None) -> Fighter:
     """Runtime state at combat start (G-G03 / G-G35: DP starts full by default)."""
     dmax = dp_max_of(spec, opt)
     rec = dp_recovery_of(spec, opt)
@@ -166,4 +170,4 @@ def new_fighter(spec: CharacterSpec, opt: SengensyouOptions, *, dp: int | None =
     hp = hp_of(spec, opt)
     rei = reiryoku_of(spec, opt)
     return Fighter(spec=spec, hp_max=hp, hp=hp, dp_max=dmax, dp=start, dp_recovery=rec,
-                   reiryoku_max=rei, reiryoku=rei, row=spec.row, hidden=spec.hidden)
+                   reiryoku_max=rei, reiryoku=rei, row=spec.row, hidden=spec.hidden, cat=cat or catalog())

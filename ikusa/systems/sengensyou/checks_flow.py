@@ -8,7 +8,7 @@ counts 3.5 (G-G30 rounding).  ``p_at_least`` gives exact odds for Option.odds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from ikusa.dice.odds import sum_counts
 from ikusa.dice.source import DiceSource
@@ -76,19 +76,43 @@ def _tail(n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@cache
+def _p_tail(n: int) -> tuple[float, ...]:
+    """p[k] = P(n d6 ≥ k) as the float of the exact ratio (k = 0 .. 6n+1)."""
+    total = 6**n
+    return tuple(float(w / total) for w in _tail(n))
+
+
 def p_at_least(base: int, n: int, target: int) -> float:
     """P(base + n d6 ≥ target), exact ratio returned as a float (for Option.odds)."""
-    tail = _tail(n)
-    need = min(max(target - base, 0), len(tail) - 1)
-    return float(tail[need] / 6**n)
+    p = _p_tail(n)
+    need = target - base
+    return p[0 if need < 0 else need if need < len(p) else -1]
+
+
+def p_beats(base_a: int, n_a: int, base_b: int, n_b: int) -> float:
+    """P(A's 達成値 ≥ B's 達成値) for two pool checks (ties to A), exact ratio as a float.
+    Only the difference of the two 判定値 matters (issue #12: far fewer cached cases)."""
+    return p_beats_by(base_b - base_a, n_a, n_b)
 
 
 @cache
-def p_beats(base_a: int, n_a: int, base_b: int, n_b: int) -> float:
-    """P(A's 達成値 ≥ B's 達成値) for two pool checks (ties to A), exact ratio as a float."""
+def p_beats_by(lead: int, n_a: int, n_b: int) -> float:
+    """P(n_a d6 ≥ n_b d6 + ``lead``), exact ratio as a float."""
     tail, cb = _tail(n_a), _counts(n_b)
+    last = len(tail) - 1
     ways = 0
     for sb, c in enumerate(cb):
         if c:
-            ways += c * tail[min(max(base_b + sb - base_a, 0), len(tail) - 1)]
+            ways += c * tail[min(max(lead + sb, 0), last)]
     return float(ways / (6**n_a * 6**n_b))
+
+
+@lru_cache(maxsize=4096)
+def fewest_dice(need: int, most: int) -> int | None:
+    """The fewest dice k (1 … ``most``) with P(k d6 ≥ ``need``) ≥ 1/2, as :func:`p_at_least`
+    computes it; None when even ``most`` dice fall short (a pure function of two integers)."""
+    for k in range(1, most + 1):
+        if p_at_least(0, k, need) >= 0.5:
+            return k
+    return None

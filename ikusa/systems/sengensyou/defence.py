@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import gm, graze, spellcards
 from ikusa.systems.sengensyou.character import Fighter
-from ikusa.systems.sengensyou.checks_flow import p_at_least, roll_damage
+from ikusa.systems.sengensyou.checks_flow import fewest_dice, p_at_least, p_beats_by, roll_damage
+from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 KIND_JA = {"shot": "ショット", "homing": "ホーミング", "melee": "近接攻撃", "spell": "スペル", "barrage": "弾幕",
@@ -66,42 +67,70 @@ def defence_odds(st: SengensyouState, who: Fighter, base: int, n: int, attack: i
     return check_odds(st, who, base, n, attack + tie_shift(st))
 
 
+@dataclass(frozen=True, slots=True)
+class Evasion:
+    """What one defender can put against one attacker now (surprise caps and penalties,
+    G-R24; ties per G-G09; fixed NPC values per G-R29): the part of :func:`hit_odds` and
+    :func:`dp_to_evade` that does not depend on the attack's dice, worked out once per target
+    when a whole option list is built (issue #12)."""
+
+    dp: int  # dice it may use
+    no_evasion: bool
+    base: int  # 回避 判定値 after the surprise penalty
+    shift: int  # tie_shift
+    fixed: bool  # the defender uses fixed values (G-R29)
+    attacker_fixed: bool
+
+
+def evasion(st: SengensyouState, a: Fighter, t: Fighter) -> Evasion:
+    sup = gm.surprise(st, a, t)
+    dp = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
+    return Evasion(dp, sup.no_evasion, evade_base(st, t) - sup.penalty, tie_shift(st), st.uses_fixed_dice(t),
+                   st.uses_fixed_dice(a))
+
+
 def hit_odds(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) -> float:
     """Chance that ``a``'s attack (``base`` + n d6) still hits when ``t`` evades with *all* the
     DP it may use (surprise caps and penalties included, G-R24; ties per G-G09; fixed NPC
     values per G-R29).  1.0 when ``t`` cannot evade."""
-    from ikusa.systems.sengensyou.checks_flow import p_beats
+    return hit_odds_vs(st, evasion(st, a, t), base, n)
 
-    sup = gm.surprise(st, a, t)
-    dp = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
-    if dp == 0 or sup.no_evasion:
+
+def hit_odds_vs(st: SengensyouState, ev: Evasion, base: int, n: int) -> float:
+    """:func:`hit_odds` against a defender's :class:`Evasion`."""
+    dp = ev.dp
+    if dp == 0 or ev.no_evasion:
         return 1.0
-    eb = evade_base(st, t) - sup.penalty - tie_shift(st)  # defender succeeds iff eb' + dice ≥ attack
-    if st.uses_fixed_dice(t):
-        return check_odds(st, a, base, n, eb + st.fixed_dice(dp) + 1)
-    if st.uses_fixed_dice(a):
+    eb = ev.base - ev.shift  # defender succeeds iff eb' + dice ≥ attack
+    if ev.fixed:
+        target = eb + st.fixed_dice(dp) + 1
+        if ev.attacker_fixed:
+            return 1.0 if base + st.fixed_dice(n) >= target else 0.0
+        return p_at_least(base, n, target)
+    if ev.attacker_fixed:
         return 1.0 - p_at_least(eb, dp, base + st.fixed_dice(n))
-    return 1.0 - p_beats(eb, dp, base, n)
+    return 1.0 - p_beats_by(base - eb, dp, n)  # = p_beats(eb, dp, base, n)
 
 
 def dp_to_evade(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) -> int | None:
     """The fewest dice with which ``t`` evades ``a``'s average attack (base + 3.5 n) at least
     half the time — what a shot of n DP is likely to cost the target (G-R31: shots force DP
     spending).  None when no amount it may use suffices."""
-    from fractions import Fraction
+    return dp_to_evade_vs(st, evasion(st, a, t), base, n)
 
-    from ikusa.engine.rounding import round_up
 
-    sup = gm.surprise(st, a, t)
-    dp = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
-    if sup.no_evasion:
+def dp_to_evade_vs(st: SengensyouState, ev: Evasion, base: int, n: int) -> int | None:
+    """:func:`dp_to_evade` against a defender's :class:`Evasion`."""
+    if ev.no_evasion:
         return None
-    attack = base + round_up(Fraction(7 * n, 2))
-    eb = evade_base(st, t) - sup.penalty
-    for k in range(1, dp + 1):
-        if defence_odds(st, t, eb, k, attack) >= 0.5:
-            return k
-    return None
+    target = base + (7 * n + 1) // 2 + ev.shift  # 切り上げ(3.5 n) for n ≥ 0 (G-G30), ties per G-G09
+    eb = ev.base
+    if ev.fixed:
+        for k in range(1, ev.dp + 1):
+            if eb + st.fixed_dice(k) >= target:
+                return k
+        return None
+    return fewest_dice(target - eb, ev.dp)
 
 
 def guard_base(st: SengensyouState, g: Fighter) -> int:
@@ -122,16 +151,16 @@ def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, tota
         return opts + spellcards.reaction_options(st, t)
     cap = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
     eb = t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0) - sup.penalty
-    for n in range(1, cap + 1):
-        opts.append(Option(f"evade:{n}", f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}", cost=n,
-                           odds=defence_odds(st, t, eb, n, total),
-                           data={"defence": "evade", "dp": n}))
+    fixed = st.uses_fixed_dice(t)  # the only thing defence_odds reads of t (G-R29)
+    opts += st.options(("evade", eb, total, cap, fixed), lambda: [
+        Option(f"evade:{n}", f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}", n, defence_odds(st, t, eb, n, total),
+               {"defence": "evade", "dp": n}) for n in range(1, cap + 1)])
     if can_guard(t):
         gb = guard_base(st, t) - sup.penalty
         red = st.opt.guard_reduction_per_lv * t.skill("近接武器")
-        for n in range(1, cap + 1):
-            opts.append(Option(f"guard:{n}", f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})",
-                               cost=n, odds=defence_odds(st, t, gb, n, total), data={"defence": "guard", "dp": n}))
+        opts += st.options(("guard", gb, total, cap, red, fixed), lambda: [
+            Option(f"guard:{n}", f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})", n,
+                   defence_odds(st, t, gb, n, total), {"defence": "guard", "dp": n}) for n in range(1, cap + 1)])
     for g in st.allies(t):
         if g.row == "front" and can_guard(g) and not g.hidden and g.id not in declined:
             opts.append(Option(f"cover:{g.id}", f"{g.name}にガードを頼む (前衛からの他人へのガード)",
@@ -156,6 +185,8 @@ def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -
             return DefenceResult(t, "hit")
         key = yield from ask(t.id, "defence",
                              f"{t.name}: {a.name}の{KIND_JA[kind]} 達成値{total} に対する防御 (DP {t.dp})", opts)
+        if key == GM_REFRESH:  # a GM ruling changed what the options depend on (issue #8 §2)
+            continue
         if key.startswith(("deploy:", "shoudan:")):
             spellcards.use_free(st, t, key)
             continue

@@ -9,8 +9,11 @@ Modifier keys (ids or Japanese names) and the checks they touch (``st.check``'s 
 * ``dp_recovery`` (DP回復): added to the DP回復数 at each turn start (G-G03/G-R06; the
   result is never below 0).
 
-An effect may hold the condition ``no_dp_recovery`` (DP回復停止): its holder recovers no DP
-while it lasts (G-G03/G-G08: status conditions that stop the recovery).  Clocks: ``turn``
+An effect may hold a status condition (sengensyou/status.py, data/conditions.yaml):
+``no_dp_recovery`` (DP回復停止), ``immobile`` (移動不能), ``confined`` (閉じ込め) and
+``blinded`` (視界遮断) stop the holder's DP recovery while they last (G-G03), the last three
+allow a recovery check when an ally fires a 弾幕 (G-G08), the first two forbid 移動/逃走;
+``free_check`` (DP不要判定) makes the holder's next check cost no DP (G-R02).  Clocks: ``turn``
 (N turns, counted down as each turn ends) and ``permanent``.  Modifiers show in the check's
 line as ``9+1(祝福)+3D6[4,2,6]=22``.
 """
@@ -34,7 +37,15 @@ MODIFIER_KEYS: dict[str, str] = {
     "dp_recovery": "dp_recovery", "DP回復": "dp_recovery", "DP回復数": "dp_recovery",
 }
 CLOCKS = ("turn", "permanent")
-CONDITIONS: dict[str, str] = {"no_dp_recovery": "no_dp_recovery", "DP回復停止": "no_dp_recovery"}
+
+
+def conditions() -> dict[str, str]:
+    """Every accepted condition name → its id (sengensyou/status.py, data/conditions.yaml)."""
+    from ikusa.systems.sengensyou.status import condition_aliases
+
+    return condition_aliases()
+
+
 #: the purpose word of st.check → the effect key it reads (anything else is a 命中 check)
 PURPOSE_KEYS: dict[str, str] = {"回避": "evasion", "ガード": "guard", "抵抗": "resist", "移動": "move",
                                 "接近判定": "move", "逃走": "move", "追跡": "move"}
@@ -77,8 +88,10 @@ def gm_pool(st: Any, f: Any, base: int, n: int, purpose: str) -> PoolRoll:
     from dataclasses import replace
 
     from ikusa.systems.sengensyou.checks_flow import pool
+    from ikusa.systems.sengensyou.status import refund_free_check
 
     fx: SengensyouFx = st.fx
+    refund_free_check(st, f, n, purpose)  # G-R02: the GM let this check be made without DP
     mods = fx.parts(f.id, kind_of(purpose, f.name))
     one_off = fx.next_mod.pop(f.id, None)
     if one_off:
@@ -99,9 +112,14 @@ def gm_pool(st: Any, f: Any, base: int, n: int, purpose: str) -> PoolRoll:
 def recovery_parts(st: Any, f: Any) -> tuple[int, str, bool]:
     """The DP回復 effects of ``f``: (added amount, breakdown text, stopped by a condition)."""
     fx: SengensyouFx = st.fx
-    stopped = "no_dp_recovery" in fx.book.conditions(f.id)
+    from ikusa.systems.sengensyou.status import stops_recovery
+
+    why = stops_recovery(st, f.id)
     parts = fx.book.modifier(f.id, "dp_recovery")[1]
-    return sum(v for v, _ in parts), "".join(f" {v:+d}({n})" for v, n in parts), stopped
+    text = "".join(f" {v:+d}({n})" for v, n in parts)
+    if why is not None and why.id != "no_dp_recovery":
+        text += f" [{why.name}: {why.rule}]"
+    return sum(v for v, _ in parts), text, why is not None
 
 
 def tick_turn(st: Any) -> None:
@@ -118,7 +136,7 @@ def encounter_effects(homebrew: Any, start: list[dict[str, Any]], ids: list[str]
     from ikusa.systems.gm_support import homebrew_effects, start_effects
 
     try:
-        book = homebrew_effects(homebrew, MODIFIER_KEYS, CLOCKS, CONDITIONS)
-        return book, start_effects(start, book, ids, MODIFIER_KEYS, CLOCKS, CONDITIONS)
+        book = homebrew_effects(homebrew, MODIFIER_KEYS, CLOCKS, conditions())
+        return book, start_effects(start, book, ids, MODIFIER_KEYS, CLOCKS, conditions())
     except InputError as exc:
         raise InputError(exc.message, source=source, field=exc.field) from None

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
 from ikusa.systems.gm_support import EffectsSetup
-from ikusa.systems.sengensyou.catalog import catalog
+from ikusa.systems.sengensyou.catalog import Catalog, catalog
 from ikusa.systems.sengensyou.character import STATS, CharacterSpec
 from ikusa.systems.sengensyou.options import SengensyouOptions
 
@@ -44,11 +44,16 @@ class Encounter(EffectsSetup):
     characters: list[CharacterSpec] = Field(min_length=2)
     reinforcements: list[Reinforcement] = Field(default_factory=list)
     surprise: Surprise | None = None
-    #: ``homebrew: effects:`` (issue #8 §3; sengensyou/effects.py)
+    #: ``homebrew:`` bullets, spellcards, spells (sengensyou/homebrew.py) and effects (effects.py)
     homebrew: dict[str, Any] = Field(default_factory=dict)
     #: effects active at the start: ``{unit, effect: {...}}`` or ``{unit, name}``
     effects: list[dict[str, Any]] = Field(default_factory=list)
+    _catalog: Catalog | None = PrivateAttr(None)
 
+    @property
+    def catalog(self) -> Catalog:
+        """This encounter's catalogue: the shipped one plus its ``homebrew:`` content."""
+        return self._catalog if self._catalog is not None else catalog()
 
     @property
     def pcs(self) -> str:
@@ -70,9 +75,9 @@ MAX_LEVEL = 20
 MAX_DP = 200
 
 
-def _check_character(c: CharacterSpec, where: str, source: str) -> None:
-    terms = catalog().terms
-    cat = catalog()
+def _check_character(c: CharacterSpec, where: str, source: str, cat: Catalog | None = None) -> None:
+    cat = cat or catalog()
+    terms = cat.terms
 
     def bad(field: str, msg: str) -> InputError:
         return InputError(msg, source=source, field=f"{where}.{field}")
@@ -156,10 +161,10 @@ def _names(name: str) -> tuple[str, ...]:
     return (name, short)
 
 
-def by_ids(data: dict[str, Any]) -> dict[str, Any]:
+def by_ids(data: dict[str, Any], cat: Catalog | None = None) -> dict[str, Any]:
     """The encounter with every character's ``spell_cards``/``spells`` given by name turned
     into ids (unknown names stay, and are refused with the names listed)."""
-    cat = catalog()
+    cat = cat or catalog()
 
     def fix(c: Any) -> Any:
         if not isinstance(c, Mapping):
@@ -180,10 +185,14 @@ def by_ids(data: dict[str, Any]) -> dict[str, Any]:
 
 def encounter_from_dict(data: Mapping[str, Any], source: str) -> Encounter:
     """Validate an encounter document (without ``system``/``script``)."""
+    from ikusa.systems.sengensyou.homebrew import encounter_catalog
+
+    cat = encounter_catalog(data.get("homebrew"), source)
     try:
-        enc = Encounter.model_validate(by_ids(dict(data)))
+        enc = Encounter.model_validate(by_ids(dict(data), cat))
     except ValidationError as exc:
         raise validation_error(exc, source) from None
+    enc._catalog = cat
     seen: set[str] = set()
     everyone = [(f"characters[{i}]", c) for i, c in enumerate(enc.characters)]
     everyone += [(f"reinforcements[{i}].character", r.character) for i, r in enumerate(enc.reinforcements)]
@@ -191,7 +200,7 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> Encounter:
         if c.id in seen:
             raise InputError(f"duplicate id {c.id!r}", source=source, field=f"{where}.id")
         seen.add(c.id)
-        _check_character(c, where, source)
+        _check_character(c, where, source, cat)
     _check_rows(list(enc.characters), source)
     if len({c.side for c in enc.characters}) < 2:
         raise InputError("a battle needs at least two sides at the start", source=source, field="characters")
@@ -204,10 +213,6 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> Encounter:
     if enc.options.simplified and enc.leader is None:
         raise InputError("G-R30: the simplified order needs 'leader': the id of an NPC", source=source,
                          field="leader")
-    unknown = sorted(set(enc.homebrew) - {"effects"})
-    if unknown:
-        raise InputError(f"unknown homebrew section(s) {unknown}; sengensyou homebrew: effects", source=source,
-                         field="homebrew")
     from ikusa.systems.sengensyou.effects import encounter_effects
 
     enc._homebrew_effects, enc._start_effects = encounter_effects(

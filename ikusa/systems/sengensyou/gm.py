@@ -89,9 +89,7 @@ def range_guard(st: SengensyouState, a: Fighter, t: Fighter) -> SpellCard | None
     (``t`` first) with ``range_m`` > 30 that does it, when ``a`` attacks from beyond 30 m."""
     if _ambush(st, a) not in ("outside", "far"):
         return None
-    from ikusa.systems.sengensyou.catalog import catalog
-
-    cards = catalog().spellcards
+    cards = st.enc.catalog.spellcards
     for g in [t, *st.allies(t)]:
         for cid in g.spec.spell_cards:
             c = cards[cid]

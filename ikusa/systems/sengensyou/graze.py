@@ -70,7 +70,7 @@ def spend_boost(st: SengensyouState, f: Fighter, kind: str, plus: int) -> int:
 def reiryoku_options(f: Fighter) -> list[Option]:
     """G-R12: 5 graze → 1 霊力 (up to 霊力 max, invented cap)."""
     room = f.reiryoku_max - f.reiryoku
-    return [Option(f"graze:reiryoku:{k}", f"グレイズ{REIRYOKU_RATE * k}で霊力+{k}", cost=REIRYOKU_RATE * k)
+    return [Option(f"graze:reiryoku:{k}", f"グレイズ{REIRYOKU_RATE * k}で霊力+{k}", REIRYOKU_RATE * k, None, {})
             for k in range(1, min(f.graze // REIRYOKU_RATE, room) + 1)]
 
 
@@ -94,7 +94,7 @@ def spend_resist(st: SengensyouState, f: Fighter, k: int) -> int:
 
 def reigeki_options(f: Fighter, reduction: int) -> list[Option]:
     """G-R12 霊撃: 3 graze → the 弾幕's DP reduction −1 (never below 0)."""
-    return [Option(f"graze:reigeki:{k}", f"霊撃: グレイズ{REIGEKI_RATE * k}でDP減少-{k}", cost=REIGEKI_RATE * k)
+    return [Option(f"graze:reigeki:{k}", f"霊撃: グレイズ{REIGEKI_RATE * k}でDP減少-{k}", REIGEKI_RATE * k, None, {})
             for k in range(1, min(f.graze // REIGEKI_RATE, reduction) + 1)]
 
 

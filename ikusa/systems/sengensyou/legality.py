@@ -50,6 +50,13 @@ def _explain(st: SengensyouState, d: Decision, action: str) -> RuleViolation | N
         return RuleViolation("G-R05", S_DEF, "only one defence action per attack, declared after seeing its "
                              "達成値; no defence is pending now")
     if actor is not None:
+        if head in ("move", "escape") and d.kind == "action":
+            from ikusa.systems.sengensyou.status import move_block
+
+            block = move_block(st, actor.id)
+            if block is not None:
+                return RuleViolation(block.rule, "003 移動に関して", f"{actor.name} is {block.name}: no 移動 or 逃走 "
+                                     "while it lasts (G-R08/G-R09; sengensyou/status.py)")
         if head in ("shot", "melee", "spell", "other", "move", "evade", "guard") and len(parts) > 1:
             n = _int(parts[-1] if head in ("evade", "guard", "other") else
                      parts[2] if head in ("shot", "melee") else parts[-1])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+from ikusa.systems.sengensyou.status import move_block
 
 
 def free_move(f: Fighter) -> int:
@@ -21,12 +22,16 @@ def free_move(f: Fighter) -> int:
 def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """Escape declaration, then movement (free first, rolled last: the longest list)."""
     opts: list[Option] = []
+    if st.fx.book.active and move_block(st, f.id) is not None:
+        return opts  # G-R08/G-R09: immobile or confined (status.py)
     if not f.escaping and st.enemies(f):
         opts.append(Option("escape", "逃走を宣言 (ターン終了時に知性+〈飛行〉で対抗判定)"))
     if not f.moved:
-        opts.append(Option("move:free", f"移動 {free_move(f)}mまで (判定無し, DP不要)"))
-        opts += [Option(f"move:roll:{n}", f"移動判定 {n}DP 身体+〈回避〉{free_move(f)}+{n}D6 (m)", cost=n)
-                 for n in range(1, f.dp + 1)]
+        metres, dp = free_move(f), f.dp
+        opts += st.options(("move", metres, dp), lambda: [
+            Option("move:free", f"移動 {metres}mまで (判定無し, DP不要)"),
+            *(Option(f"move:roll:{n}", f"移動判定 {n}DP 身体+〈回避〉{metres}+{n}D6 (m)", n, None, {})
+              for n in range(1, dp + 1))])
     return opts
 
 

@@ -14,17 +14,18 @@ from pydantic import BaseModel, ConfigDict, Field
 #: option for them: an option the engine ignored would be a silent lie.  Printed by
 #: ``ikusa rules sengensyou unimplemented``.
 NOT_IMPLEMENTED: tuple[tuple[str, str], ...] = (
-    ("G-R02", "a GM permitting a check without DP, or other actions at the same time: GM rulings, "
-              "not offered (その他 actions only record a 3D roll)"),
+    ("G-R02", "whether other actions can be taken at the same time is the GM's call (003:L40): no engine "
+              "rule; default: one attack action per turn plus free movement (G-G05). A check without DP is the "
+              "GM ruling {op: condition, name: DP不要判定} (sengensyou/status.py)"),
     ("G-G02", "'战斗系魔法在施法告一段落时…' has no mechanical effect (untranslatable, ANALYSIS G-G02)"),
-    ("G-G03", "no DP recovery when immobile, confined or with vision blocked: the engine has no "
-              "status conditions or terrain"),
-    ("G-G08", "弾幕 letting allies roll to recover from status conditions: no status conditions exist"),
-    ("G-R25", "ability-based surprise and 妖力 camouflage: only affects what characters know (who used "
-              "an ability), not numbers; default: resistance works normally, nothing else is tracked"),
-    ("G-R26", "unvigilant characters sharing an initiative value: the engine orders everyone strictly "
-              "(G-G04 ties) and surprise lasts the ambushing side's turn 1"),
-    ("G-G36", "elements (属性): 003 gives them no effect; default: a tag with no effect (not tracked)"),
+    ("G-R25", "ability-based surprise and 妖力 camouflage change only what characters know (who used an "
+              "ability), not numbers; default (invented): every character sees every use, resistance works "
+              "normally (003:L215), nothing else is tracked"),
+    ("G-R26", "unvigilant characters sharing an initiative value: default (invented): the engine orders "
+              "everyone strictly (G-G04 ties), so no two act at once; surprise lasts the ambushing side's "
+              "turn 1 (options surprise_*)"),
+    ("G-G36", "elements (属性): 003 gives them no effect (L262-263, L298); default: a tag with no effect "
+              "(not tracked)"),
     ("G-R12", "spending graze 'at any time': offered at the moments it matters (霊力 on the own action, "
               "damage boosts after the damage roll, resistance after the roll, 霊撃 against a 弾幕)"),
 )

@@ -56,12 +56,14 @@ class GreedyPolicy:
         shoudan = [k for k in keys if k.startswith("shoudan:")]
         if shoudan and f.dp <= 2:
             return shoudan[0]
-        best: tuple[float, int, str] = (0.5, 0, "wait" if "wait" in keys else "end")
-        for i, o in enumerate(d.options):
-            score = self._score(st, f, o)
-            if score is not None and (score, -i) > (best[0], best[1]):
-                best = (score, -i, o.key)
-        return best[2]
+        # the first option of the highest score above 0.5 (a later equal score never wins)
+        best_score, best_key = 0.5, "wait" if "wait" in keys else "end"
+        score_of = self._score
+        for o in d.options:
+            score = score_of(st, f, o)
+            if score is not None and score > best_score:
+                best_score, best_key = score, o.key
+        return best_key
 
     def _score(self, st: Any, f: Any, o: Option) -> float | None:
         """Designer's flow (G-R31): 弾幕 suppresses while the enemy has DP; shots and melee

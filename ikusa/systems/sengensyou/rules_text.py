@@ -47,13 +47,14 @@ DEFAULT_OPTIONS = SengensyouOptions()
 SAMPLE_LEVELS = range(1, 7)
 
 FIXED_TOPICS = ("attacks", "bullets", "defence", "graze", "spellcards", "spells", "dp", "rows", "surprise",
-                "reinforcements", "options", "unimplemented")
+                "reinforcements", "conditions", "options", "unimplemented")
 _ALIASES = {"攻撃": "attacks", "攻撃行動": "attacks", "弾": "bullets", "弾種": "bullets", "defense": "defence",
             "防御": "defence", "防御行動": "defence", "回避": "defence", "ガード": "defence", "グレイズ": "graze",
             "スペルカード": "spellcards", "sc": "spellcards", "スペル": "spells", "ダイスプール": "dp",
             "前衛": "rows", "後衛": "rows", "隊列": "rows", "不意打ち": "surprise", "偷袭": "surprise",
             "増援": "reinforcements", "reinforcement": "reinforcements",
-            "option": "options", "未実装": "unimplemented", "missing": "unimplemented"}
+            "option": "options", "未実装": "unimplemented", "missing": "unimplemented",
+            "状態異常": "conditions", "status": "conditions", "condition": "conditions"}
 _ATTACK_ALIASES = {"barrage": "barrage", "弾幕": "barrage", "shot": "shot", "ショット": "shot", "homing": "homing",
                    "ホーミング": "homing", "melee": "melee", "近接攻撃": "melee", "待機": "wait", "wait": "wait",
                    "防御専念": "focus", "focus": "focus", "移動": "move", "move": "move", "その他": "other",
@@ -79,7 +80,8 @@ def describe(topic: str, cat: Catalog | None = None, options: SengensyouOptions 
     fixed: dict[str, Callable[[Catalog, SengensyouOptions], list[str]]] = {
         "attacks": attacks_lines, "bullets": bullets_lines, "defence": defence_lines, "graze": graze_lines,
         "spellcards": spellcards_lines, "spells": spells_lines, "dp": dp_lines, "rows": rows_lines,
-        "surprise": surprise_lines, "reinforcements": reinforcement_lines, "options": options_lines,
+        "surprise": surprise_lines, "reinforcements": reinforcement_lines, "conditions": conditions_lines,
+        "options": options_lines,
         "unimplemented": unimplemented_lines}
     if key in fixed:
         return fixed[key](c, opt)
@@ -105,7 +107,7 @@ def describe(topic: str, cat: Catalog | None = None, options: SengensyouOptions 
             lines = describe(t, c, opt)
             if cites(lines[0]):
                 out += [*lines, ""]
-        out += [f"{rid}: not applied — {why}" for rid, why in NOT_IMPLEMENTED if _norm(rid) == key]
+        out += [f"{rid}: left open by 003 — {why}" for rid, why in NOT_IMPLEMENTED if _norm(rid) == key]
     if rows:
         out += [f"sengensyou options matching {topic!r} (encounter key `options:`):",
                 *(_option_line(name, opt) for name in rows)]
@@ -328,6 +330,15 @@ def reinforcement_lines(cat: Catalog, opt: SengensyouOptions) -> list[str]:
             "  簡易処理 (G-R30) のリーダーは1ターン目からいる NPC (増援は不可)"]
 
 
+def conditions_lines(cat: Catalog, opt: SengensyouOptions) -> list[str]:
+    from ikusa.systems.sengensyou.status import status_lines
+
+    lines = status_lines()
+    dice = f"(G-G03/G-G08/G-R02; 回復判定のダイス {opt.resist_max_dice}D;"
+    lines[0] = lines[0].replace("(G-G03/G-G08/G-R02;", dice, 1)
+    return lines
+
+
 # ---------------------------------------------------------------- spell cards and spells
 
 def spellcard_lines(sc: SpellCard, opt: SengensyouOptions) -> list[str]:
@@ -383,5 +394,5 @@ def options_lines(cat: Catalog, opt: SengensyouOptions) -> list[str]:
 
 
 def unimplemented_lines(cat: Catalog, opt: SengensyouOptions) -> list[str]:
-    return ["Rules of 003 the engine does not apply (no option pretends to):",
+    return ["What 003 leaves unspecified or gives no numbers for, with the default the engine ships:",
             *(f"  {rid}: {why}" for rid, why in NOT_IMPLEMENTED)]

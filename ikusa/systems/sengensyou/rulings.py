@@ -5,7 +5,8 @@ core's (``control``, ``note``) to :func:`apply_ruling` here.
   ``dp`` (DP 0…200, the dice limit of one roll), ``graze`` (グレイズ 0…99), ``reiryoku``
   (霊力 0…max, G-G23);
 * ``effect`` / ``remove_effect``: sengensyou/effects.py's keys, ``turn`` or ``permanent``;
-* ``condition``: ``DP回復停止`` (no_dp_recovery, G-G03/G-G08) until removed;
+* ``condition``: a status condition of data/conditions.yaml until removed (sengensyou/status.py):
+  ``DP回復停止``/``移動不能``/``閉じ込め``/``視界遮断`` (G-G03/G-G08), ``DP不要判定`` (G-R02);
 * ``add_unit``: a character as in the encounter (same schema and checks); it arrives as a
   reinforcement at the start of the next turn with DP = DP回復数 × 2 (G-R28);
   ``remove_unit``: it leaves the battle;
@@ -26,7 +27,7 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import InputError
 from ikusa.engine.events import Event
 from ikusa.systems.gm_support import effect_of, remove_named_effect, resolve_alias, ruling_event, unit_of
-from ikusa.systems.sengensyou.effects import CLOCKS, CONDITIONS, GM_END, GM_REFRESH, MODIFIER_KEYS
+from ikusa.systems.sengensyou.effects import CLOCKS, GM_END, GM_REFRESH, MODIFIER_KEYS, conditions
 
 RESOURCES: dict[str, str] = {
     "hp": "hp", "HP": "hp",
@@ -55,6 +56,9 @@ def apply_ruling(st: Any, r: Any, dice: DiceSource) -> list[Event]:
         resume = GM_REFRESH  # the acting character's options follow what the ruling changed
     if resume is not None and d is not None and d.kind == "action":
         st._pending = st._step(resume)
+    elif resume is None and d is not None and r.op != "end" and st._pending is d:
+        # a defence, a barrage … being answered: asked anew from the changed state (state.ask)
+        st._pending = st._step(GM_REFRESH)
     out: list[Event]
     out, st.out = st.out, []
     return out
@@ -71,9 +75,13 @@ def _acting(st: Any, fid: str) -> bool:
 
 
 def _busy(st: Any, f: Any) -> None:
+    """G-R22 (003 気絶): a character knocked out or gone takes no part in what it is answering
+    now (its defence, its graze …), so that question is answered first; every other ruling on
+    it is made at once and the question asked anew (state.ask)."""
     d = st._pending
     if d is not None and d.actor == f.id and d.kind != "action":
-        raise InputError(f"{f.name} is deciding {d.kind!r} now: answer it first", field="unit")
+        raise InputError(f"G-R22 (003 気絶): {f.name} is answering {d.kind!r} now; it can be knocked out or "
+                         "removed once that is answered", field="unit")
 
 
 def _set(st: Any, r: Any) -> str | None:
@@ -104,14 +112,16 @@ def _set(st: Any, r: Any) -> str | None:
 
 def _effect(st: Any, r: Any) -> None:
     f = unit_of(st.fighters, r.unit)
-    spec = effect_of(r, st.fx.homebrew, MODIFIER_KEYS, CLOCKS, CONDITIONS)
+    spec = effect_of(r, st.fx.homebrew, MODIFIER_KEYS, CLOCKS, conditions())
     put_effect(st, f, spec, r.reason)
 
 
 def put_effect(st: Any, f: Any, spec: Any, reason: str) -> None:
     st.fx.book.add(f.id, spec, "GM")
     mods = " ".join(f"{k}{v:+d}" for k, v in spec.modifiers.items())
-    cond = " DP回復停止" if spec.condition else ""
+    from ikusa.systems.sengensyou.status import label
+
+    cond = f" {label(spec.condition)}" if spec.condition else ""
     st.out.append(ruling_event(f"{f.name} に効果「{spec.name}」{mods}{cond} ({spec.duration.label()})", reason,
                                "effect", who=f.id, effect=spec.name, modifiers=dict(spec.modifiers),
                                condition=spec.condition, clock=spec.duration.clock, n=spec.duration.n))
@@ -127,17 +137,20 @@ def _condition(st: Any, r: Any) -> None:
     from ikusa.engine.effects import EffectSpec
 
     f = unit_of(st.fighters, r.unit)
-    cid = resolve_alias(r.name, CONDITIONS, "sengensyou condition", "name")
+    from ikusa.systems.sengensyou.status import statuses
+
+    cid = resolve_alias(r.name, conditions(), "sengensyou condition", "name")
+    d = statuses()[cid]
     held = [e.spec.name for e in st.fx.book.on(f.id) if e.spec.condition == cid]
     if r.on:
-        st.fx.book.add(f.id, EffectSpec(name="DP回復停止", condition=cid), "GM")
+        st.fx.book.add(f.id, EffectSpec(name=d.name, condition=cid), "GM")
     elif not held:
-        raise InputError(f"{f.name} does not have DP回復停止", field="name")
+        raise InputError(f"{f.name} does not have {d.name}", field="name")
     else:
         for n in held:
             st.fx.book.remove(f.id, n)
-    _emit(st, r, f"{f.name} DP回復停止 {'付与' if r.on else '解除'} (G-G03/G-G08)", who=f.id, condition=cid,
-          on=r.on)
+    _emit(st, r, f"{f.name} {d.name} {'付与' if r.on else '解除'} ({d.rule}; sengensyou/status.py)", who=f.id,
+          condition=cid, on=r.on)
 
 
 def _add_unit(st: Any, r: Any) -> None:
@@ -147,7 +160,7 @@ def _add_unit(st: Any, r: Any) -> None:
     from ikusa.systems.sengensyou.encounter import _check_character, by_ids
 
     try:
-        spec = CharacterSpec.model_validate(by_ids({"characters": [r.unit]})["characters"][0])
+        spec = CharacterSpec.model_validate(by_ids({"characters": [r.unit]}, st.enc.catalog)["characters"][0])
     except ValidationError as exc:
         problems = "; ".join(f"unit.{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}"
                              for e in exc.errors())
@@ -156,11 +169,11 @@ def _add_unit(st: Any, r: Any) -> None:
         raise InputError(f"character id {spec.id!r} is already in the battle", field="unit.id")
     if spec.side not in st.enc.sides:
         raise InputError(f"side {spec.side!r} is not one of sides {st.enc.sides}", field="unit.side")
-    _check_character(spec, "unit", "<ruling>")
+    _check_character(spec, "unit", "<ruling>", st.enc.catalog)
     if st.turn + 1 > st.opt.max_turns:
         raise InputError(f"turn {st.turn} is the last (max_turns={st.opt.max_turns}): a reinforcement would "
                          "never arrive (G-R28)", field="unit")
-    f = new_fighter(spec, st.opt)
+    f = new_fighter(spec, st.opt, cat=st.enc.catalog)
     f.in_battle = False
     st.fighters[spec.id] = f
     st.arrivals[spec.id] = st.turn + 1

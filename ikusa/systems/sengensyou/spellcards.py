@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou import defence
-from ikusa.systems.sengensyou.catalog import SpellCard, catalog
+from ikusa.systems.sengensyou.catalog import Catalog, SpellCard, catalog
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import Flow, SengensyouState
 
@@ -22,8 +22,9 @@ from ikusa.systems.sengensyou.state import Flow, SengensyouState
 SC_RECOVERY_FLOOR = 3
 
 
-def card(cid: str) -> SpellCard:
-    return catalog().spellcards[cid]
+def card(cid: str, cat: Catalog | None = None) -> SpellCard:
+    """Spell card ``cid`` of ``cat`` (a fighter's: the encounter's, homebrew included)."""
+    return (cat or catalog()).spellcards[cid]
 
 
 def recovery(st: SengensyouState, f: Fighter, c: SpellCard) -> int:
@@ -35,7 +36,11 @@ def recovery(st: SengensyouState, f: Fighter, c: SpellCard) -> int:
 
 
 def unused(f: Fighter, kind: str) -> list[SpellCard]:
-    return [card(c) for c in f.spec.spell_cards if c not in f.sc_used and card(c).type == kind]
+    if not f.spec.spell_cards:
+        return []
+    cards = f.cat.spellcards
+    used = f.sc_used
+    return [sc for c in f.spec.spell_cards if c not in used and (sc := cards[c]).type == kind]
 
 
 def _recover(st: SengensyouState, f: Fighter, c: SpellCard, why: str, n: int) -> None:
@@ -87,7 +92,7 @@ def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
 
 def use_free(st: SengensyouState, f: Fighter, key: str) -> None:
     what, cid = key.split(":")
-    c = card(cid)
+    c = card(cid, f.cat)
     f.sc_used.add(cid)
     if what == "deploy":
         f.sc_deployed[cid] = c.hp
@@ -102,7 +107,7 @@ def use_free(st: SengensyouState, f: Fighter, key: str) -> None:
 
 
 def defend(st: SengensyouState, t: Fighter, cid: str) -> None:
-    c = card(cid)
+    c = card(cid, t.cat)
     t.sc_used.add(cid)
     st.emit("sc_defend", "G-R21,G-G24", f"{t.name} 消費型 {c.name} で防御: 自分を対象とする効果を全て無効化",
             who=t.id, card=cid)
@@ -115,18 +120,19 @@ def absorb(st: SengensyouState, t: Fighter, amount: int) -> int:
         hp = t.sc_deployed[cid]
         took = min(hp, amount)
         t.sc_deployed[cid] = hp - took
-        st.emit("sc_absorb", "G-R21,G-G24", f"{card(cid).name} がダメージ{took}を肩代わり (カードHP {hp}→{hp - took})",
+        st.emit("sc_absorb", "G-R21,G-G24",
+                f"{card(cid, t.cat).name} がダメージ{took}を肩代わり (カードHP {hp}→{hp - took})",
                 who=t.id, card=cid, absorbed=took)
         if hp - took <= 0:
             del t.sc_deployed[cid]
-            st.emit("sc_break", "G-G24", f"{card(cid).name} ブレイク (超過ダメージは消える)", who=t.id, card=cid)
+            st.emit("sc_break", "G-G24", f"{card(cid, t.cat).name} ブレイク (超過ダメージは消える)", who=t.id, card=cid)
         return 0
     return amount
 
 
 def sc_attack(st: SengensyouState, f: Fighter, cid: str, target: str | None) -> Flow:
     """消費型 as an own action: recover DP, then the card's damage to its target(s)."""
-    c = card(cid)
+    c = card(cid, f.cat)
     f.sc_used.add(cid)
     st.emit("sc_attack", "G-R21,G-G24", f"{f.name} スペルカード宣言 {c.name} (達成値{hit_value(f, c)} 固定値)",
             who=f.id, card=cid, total=hit_value(f, c))

@@ -7,7 +7,7 @@ plus the decision list, so the generator never needs serialising.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from ikusa.dice.source import DiceSource, ScriptedSource
@@ -18,7 +18,7 @@ from ikusa.systems.sengensyou import rulings
 from ikusa.systems.sengensyou.character import Fighter, new_fighter
 from ikusa.systems.sengensyou.check import fixed_dice_value
 from ikusa.systems.sengensyou.checks_flow import PoolRoll, pool
-from ikusa.systems.sengensyou.effects import SengensyouFx, gm_pool
+from ikusa.systems.sengensyou.effects import GM_REFRESH, SengensyouFx, gm_pool
 from ikusa.systems.sengensyou.encounter import Encounter
 
 Flow = Generator[Decision, str, None]
@@ -37,10 +37,10 @@ class SengensyouState:
         self.opt = encounter.options
         self.fighters: dict[str, Fighter] = {}
         for c in encounter.characters:
-            self.fighters[c.id] = new_fighter(c, self.opt)
+            self.fighters[c.id] = new_fighter(c, self.opt, cat=encounter.catalog)
         self.arrivals: dict[str, int] = {}
         for r in encounter.reinforcements:
-            f = new_fighter(r.character, self.opt)
+            f = new_fighter(r.character, self.opt, cat=encounter.catalog)
             f.in_battle = False
             self.fighters[r.character.id] = f
             self.arrivals[r.character.id] = r.turn
@@ -51,6 +51,11 @@ class SengensyouState:
         self.scene_over = False
         self.dice: DiceSource = ScriptedSource([])
         self.out: list[Event] = []
+        #: issue #12: each fighter's attack variants (bullets.state_variants), by (id, kind, need_skill)
+        self.variant_memo: dict[tuple[str, str, bool], tuple[object, object, list[Any]]] = {}
+        #: issue #12: option lists that depend only on a few numbers (DP declarations, rolled
+        #: moves …), built once per battle and shared (options are immutable): see options()
+        self.option_memo: dict[tuple[Any, ...], tuple[Option, ...]] = {}
         self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
         #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
         self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))
@@ -122,6 +127,14 @@ class SengensyouState:
     def f(self, fid: str) -> Fighter:
         return self.fighters[fid]
 
+    def options(self, key: tuple[Any, ...], build: Callable[[], list[Option]]) -> tuple[Option, ...]:
+        """The options ``build`` makes, kept by ``key`` for the rest of the battle: ``key``
+        must hold every number the options (keys, labels, costs, data) are made from."""
+        got = self.option_memo.get(key)
+        if got is None:
+            got = self.option_memo[key] = tuple(build())
+        return got
+
     def active(self) -> list[Fighter]:
         return [f for f in self.fighters.values() if f.active]
 
@@ -164,7 +177,15 @@ class SengensyouState:
         return self.finished
 
 
+#: questions whose asker rebuilds its options when a GM ruling comes in (it gets GM_REFRESH)
+REFRESHED = frozenset({"action", "defence", "barrage", "initiative"})
+
+
 def ask(actor: str, kind: str, prompt: str, options: list[Option]) -> Generator[Decision, str, str]:
-    """Yield one decision and return the chosen key."""
-    key = yield Decision(actor, kind, prompt, tuple(options))
-    return key
+    """Yield one decision and return the chosen key.  A GM ruling made while it is pending
+    (issue #8 §2) sends ``GM_REFRESH``: the askers in :data:`REFRESHED` get it and ask anew
+    from the changed state; any other question is asked again as it was."""
+    while True:
+        key = yield Decision(actor, kind, prompt, tuple(options))
+        if key != GM_REFRESH or kind in REFRESHED:
+            return key

@@ -5,9 +5,11 @@ the scene (G-R12: graze is lost)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import ROW_JA, Fighter
-from ikusa.systems.sengensyou.effects import recovery_parts, tick_turn
+from ikusa.systems.sengensyou.effects import GM_REFRESH, recovery_parts, tick_turn
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 
@@ -95,10 +97,17 @@ def recover(st: SengensyouState, f: Fighter) -> None:
 
 def declare(st: SengensyouState, f: Fighter) -> Flow:
     """G-G04: declare a DP value (≤ current DP; lower = delay) for the initiative order."""
-    opts = [Option(f"declare:{n}", f"DP {n} を宣言" + ("" if n == f.dp else " (遅らせる)"), data={"dp": n})
-            for n in range(f.dp, -1, -1)]
-    key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", opts)
+    while True:  # asked anew when a GM ruling changes the DP (issue #8 §2)
+        opts = st.options(("declare", f.dp), partial(_declarations, f.dp))  # shared per DP (issue #12)
+        key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", list(opts))
+        if key != GM_REFRESH:
+            break
     f.declared = int(key.split(":")[1])
+
+
+def _declarations(dp: int) -> list[Option]:
+    return [Option(f"declare:{n}", f"DP {n} を宣言" + ("" if n == dp else " (遅らせる)"), None, None, {"dp": n})
+            for n in range(dp, -1, -1)]
 
 
 def initiative_order(st: SengensyouState) -> list[str]:
@@ -127,9 +136,9 @@ def choose_rows(st: SengensyouState) -> Flow:
         members = [g for g in st.active() if g.side == side]
         front = back = 0
         for i, g in enumerate(members):
-            opts = [Option("row:front", names["front"], data={"row": "front"})]
+            opts = [Option("row:front", names["front"], None, None, {"row": "front"})]
             if back_allowed(members, i, front, back):
-                opts.append(Option("row:back", names["back"], data={"row": "back"}))
+                opts.append(Option("row:back", names["back"], None, None, {"row": "back"}))
             if len(opts) == 1:
                 key = "row:front"
             else:

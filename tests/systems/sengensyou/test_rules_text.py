@@ -108,6 +108,7 @@ def test_rule_id_finds_topics_options_and_gaps() -> None:
     out = text("G-R16")
     assert out.startswith("ホーミング (G-R16") and "G-R07" not in out
     assert "homing_boost_repeatable" in text("g-g12") and "ホーミング (" in text("g-g12")
-    assert "not applied" in text("G-G08")
+    assert "left open by 003" in text("G-G36") and "default" in text("G-G36")
+    assert "視界遮断" in text("G-G08") and "left open" not in text("G-G08")  # #13: status conditions exist
     with pytest.raises(InputError):
         describe("G-G1")

@@ -1,0 +1,121 @@
+"""Time whole battles of one example with one AI policy: the driver of ``bench_sengensyou``
+and ``bench_fantasy``.
+
+It imports nothing but ``ikusa`` (and the standard library), so :mod:`bench.baseline` runs
+this very file's text in the baseline's tree as well as in this checkout: both sides are
+timed by the same code.  As a script::
+
+    python bench/battle_rate.py EXAMPLE POLICY BATTLES [--mode state|combat] [--warmup K]
+
+prints one JSON line: CPU and wall seconds of the timed battles, their decisions, and a
+digest of every battle's final summary (equal digests = both sides fought the same battles).
+
+Modes: ``state`` drives the bare GameState (``pending`` / ``policy.choose`` / ``apply``, as
+the byte-identity guard's bench cases do); ``combat`` goes through ``Combat.push``, which
+records every decision and its dice (the cost of undo/replay/save).  Battle ``i`` uses seed
+``i`` for both the policy's rng and the dice; ``--warmup`` battles (other seeds) run first,
+untimed, so both sides are measured warm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+
+def battles(example: str, policy_name: str, count: int, mode: str = "state", warmup: int = 2) -> dict[str, Any]:
+    """Run ``count`` seeded battles of ``example``; their timing, decisions and digest."""
+    from ikusa.dice.source import RandomSource
+    from ikusa.engine.runner import MAX_DECISIONS, load_encounter, policy_for
+
+    loaded = load_encounter(example)
+
+    def one(seed: int) -> tuple[int, Any]:
+        policy = policy_for(loaded.module, policy_name)
+        rng = random.Random(seed)
+        dice = RandomSource(seed)
+        n = 0
+        if mode == "combat":
+            combat = loaded.new_combat()
+            while (d := combat.pending()) is not None and n < MAX_DECISIONS:
+                combat.push(policy.choose(combat.state, d, rng), dice)
+                n += 1
+            return n, combat.state
+        state = loaded.module.new_state(loaded.encounter)
+        while (d := state.pending()) is not None and n < MAX_DECISIONS:
+            state.apply(policy.choose(state, d, rng), dice)
+            n += 1
+        return n, state
+
+    for seed in range(10**6, 10**6 + warmup):
+        one(seed)
+    finals = []
+    decisions = 0
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    for seed in range(1, count + 1):
+        n, state = one(seed)
+        decisions += n
+        finals.append(state)
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    digest = hashlib.sha256()
+    for state in finals:
+        digest.update(json.dumps(state.summary(), ensure_ascii=False, sort_keys=True).encode())
+    return {"battles": count, "cpu": cpu, "wall": wall, "decisions": decisions, "digest": digest.hexdigest()[:16]}
+
+
+def compare(system: str, cases: list[tuple[str, str, str]], count: int, rounds: int, baseline: bool = True,
+            warmup: int = 2) -> None:
+    """Print battles/s (CPU) of each (example, policy, mode) case: the baseline of issue #12
+    and this checkout, one subprocess per side, case and round, interleaved; the median of
+    ``rounds`` rounds and the ratio (from :mod:`bench.baseline`)."""
+    from bench.baseline import BASELINE, checkout, current_tree, interleaved, run_python, summary
+
+    code = Path(__file__).read_text("utf-8")
+    trees = {"current": current_tree()}
+    if baseline:
+        trees = {f"baseline {BASELINE}": checkout(), **trees}
+    anchor = f"baseline {BASELINE}" if baseline else None
+    print(f"{system} battles/s (CPU time), {count} seeded battles per figure, median of {rounds} interleaved "
+          f"rounds, one subprocess per side, case and round")
+    for example, policy, mode in cases:
+        seen: dict[str, dict[str, Any]] = {}
+        argv = [f"examples/{system}/{example}.yaml", policy, str(count), "--mode", mode, "--warmup", str(warmup)]
+        figures = interleaved(rounds, {name: partial(_side, run_python, tree, code, argv, seen, name)
+                                       for name, tree in trees.items()})
+        decisions = {name: out["decisions"] / count for name, out in seen.items()}
+        same = len({out["digest"] for out in seen.values()}) == 1
+        print(f"{system} {example} {policy}-vs-{policy} ({mode}; "
+              f"{' / '.join(f'{d:.1f}' for d in decisions.values())} decisions per battle; "
+              + ("same battles on both sides)" if same else "THE SIDES FOUGHT DIFFERENT BATTLES)"))
+        for line in summary(figures, "battles/s", anchor=anchor):
+            print(line)
+
+
+def _side(run_python: Callable[[Path, str, list[str]], str], tree: Path, code: str, argv: list[str],
+          seen: dict[str, dict[str, Any]], name: str) -> float:
+    """One side's round of one case: battles/s CPU (its JSON line is kept in ``seen``)."""
+    out: dict[str, Any] = json.loads(run_python(tree, code, argv))
+    seen[name] = out
+    return float(out["battles"]) / max(float(out["cpu"]), 1e-9)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="time seeded battles of one example (one JSON line)")
+    ap.add_argument("example", help="an encounter file")
+    ap.add_argument("policy", choices=("random", "greedy"))
+    ap.add_argument("battles", type=int)
+    ap.add_argument("--mode", choices=("state", "combat"), default="state")
+    ap.add_argument("--warmup", type=int, default=2)
+    a = ap.parse_args(argv)
+    print(json.dumps(battles(a.example, a.policy, a.battles, a.mode, a.warmup)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""The speed work of issue #12 changes nothing a player sees (fantasy):
+
+* ``pending()`` reuses its last decision only while the state is unchanged
+  (fingerprint.py): at every step of generated battles the decision equals one computed by a
+  fresh copy of the state, option for option (key, label, cost, odds, data);
+* a state changed behind the engine's back (a test or a tool setting fields directly) is
+  never answered from the old list;
+* the per-scope memos of ``effective()`` and of the formation exist only while options are
+  listed, and give the same answers as the direct computation.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from ikusa.dice.source import RandomSource
+from ikusa.engine.protocol import Decision
+from ikusa.systems.fantasy.conditions import Cond
+from ikusa.systems.fantasy.legal import candidates
+from ikusa.systems.fantasy.policies import GreedyPolicy, RandomPolicy
+from ikusa.systems.fantasy.state import FantasyState
+from tests.systems.fantasy.helpers import ch, make, start
+from tests.systems.fantasy.test_properties import random_battle
+
+
+def _fresh(st: FantasyState) -> Decision | None:
+    """The decision a state with no memo computes (a deep copy, memos dropped)."""
+    other = copy.deepcopy(st)
+    other._pending_memo = None
+    return other.pending()
+
+
+def _same(a: Decision | None, b: Decision | None) -> None:
+    assert (a is None) == (b is None)
+    if a is None or b is None:
+        return
+    assert (a.actor, a.kind, a.prompt) == (b.actor, b.kind, b.prompt)
+    assert [(o.key, o.label, o.cost, o.odds, o.data) for o in a.options] == \
+        [(o.key, o.label, o.cost, o.odds, o.data) for o in b.options]
+
+
+def test_reused_decisions_equal_fresh_ones_in_generated_battles() -> None:
+    reused = 0
+    for seed in range(12):
+        st = random_battle(seed)
+        rng = random.Random(seed)
+        dice = RandomSource(seed)
+        pol = GreedyPolicy() if seed % 2 else RandomPolicy()
+        steps = 0
+        while (d := st.pending()) is not None and steps < 400:
+            again = st.pending()
+            reused += again is d
+            _same(again, _fresh(st))
+            st.apply(pol.choose(st, d, rng), dice)
+            steps += 1
+    assert reused > 50  # the memo is really used (an action decision asked twice is the same object)
+
+
+def test_a_direct_change_is_never_answered_from_the_old_list() -> None:
+    st = make([ch("a", "x", values={"initiative": 9}), ch("b", "y"), ch("c", "y", row="back")])
+    start(st, [6, 6, 1, 1, 1, 1])
+    first = st.pending()
+    assert first is not None and first.actor == "a" and "attack:sword:b" in first.keys()
+    st.fighters["a"].conds.append(Cond("prone"))  # in place: the list object is the same
+    after = st.pending()
+    assert after is not first and "attack:sword:b" not in after.keys() and "stand" in after.keys()
+    _same(after, _fresh(st))
+    st.fighters["a"].conds.clear()
+    st.fighters["b"].hp = 0
+    st.fighters["b"].down = True
+    later = st.pending()
+    assert later is not None and not any(k.endswith(":b") for k in later.keys())
+    _same(later, _fresh(st))
+    st.fighters["a"].actions = 0
+    none_left = st.pending()
+    assert none_left is not None and [o.key for o in none_left.options if o.cost] == []
+
+
+def test_the_scope_memos_agree_with_the_direct_computation_and_end_with_the_scope() -> None:
+    for seed in range(6):
+        st = random_battle(seed)
+        dice = RandomSource(seed)
+        rng = random.Random(seed)
+        steps = 0
+        while (d := st.pending()) is not None and steps < 200:
+            if st.current is not None and not st.placing:
+                f = st.fighters[st.current]
+                direct = [(c.key, c.label, c.cost, c.odds, c.data, str(c.why_not)) for c in candidates(st, f)]
+                with st.reading():
+                    memo = [(c.key, c.label, c.cost, c.odds, c.data, str(c.why_not)) for c in candidates(st, f)]
+                    assert st._eff_memo is not None and st.formation.memo is not None
+                assert memo == direct
+                form = st.formation
+                assert st._eff_memo is None and form.memo is None and form.engaged_memo is None
+                assert form.pincer_memo is None
+            st.apply(RandomPolicy().choose(st, d, rng), dice)
+            steps += 1
