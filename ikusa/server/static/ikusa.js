@@ -2,6 +2,7 @@
 //  * dice keypad: a face button appends to the typed dice; the roll is sent when all its dice
 //    are in.  What is typed is kept in localStorage per table and version, so a reload keeps it.
 //  * the 「再接続中…」 state of the SSE stream, the rule-id toggle, a vibration on 「あなたの手番」.
+//  * a refused GM ruling marks the field its error names (aria-invalid) in the form that sent it.
 (function () {
   "use strict";
   var STORE = "ikusa-dice:";
@@ -53,6 +54,23 @@
   document.addEventListener("htmx:afterRequest", function (e) {
     var req = e.target.closest && e.target.closest(".dice-request");
     if (req && e.detail.successful) { try { localStorage.removeItem(STORE + req.dataset.key); } catch (x) { /* ok */ } }
+  });
+  // a refused ruling: its form shows the error; the field the error names is marked
+  document.addEventListener("ikusa-field-error", function (e) {
+    var form = e.target.closest && e.target.closest("form");
+    if (!form) return;
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+    var name = e.detail && e.detail.field;
+    var el = name ? form.querySelector("[name=\"" + name + "\"]") : null;
+    if (el) { el.setAttribute("aria-invalid", "true"); el.focus(); }
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var form = e.target;
+    if (form && form.matches && form.matches("form.ruling") && e.detail.successful) {
+      form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+      var slot = form.querySelector(".form-error");
+      if (slot) slot.innerHTML = "";
+    }
   });
   document.addEventListener("htmx:sseOpen", function () { document.body.classList.remove("sse-down"); });
   document.addEventListener("htmx:sseError", function () { document.body.classList.add("sse-down"); });
