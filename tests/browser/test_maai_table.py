@@ -9,6 +9,7 @@ while 太郎's roll is half typed.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,7 @@ def test_gm_and_two_players_play_a_whole_maai_battle(server: Server, browser: An
     gm.page.screenshot(path=str(artifacts / "maai_gm_end_1280.png"), full_page=True)
     taro.page.screenshot(path=str(artifacts / "maai_player_end_390.png"), full_page=True)
     _check_390_layout(taro)
+    _rule_ids_toggle(taro)
     _export(gm, hanako, created["id"], server)
 
 
@@ -146,6 +148,8 @@ def _rule(gm: Seat, seats: list[Seat], op: str, **fields: str) -> None:
     """The GM fills the ruling form of ``op`` (selects and inputs by name) and sends it."""
     if gm.page.get_attribute("#rulings", "open") is None:
         gm.page.click("#rulings > summary")
+    if gm.page.get_attribute(f'#rulings details[data-op="{op}"]', "open") is None:
+        gm.page.click(f'#rulings details[data-op="{op}"] > summary')
     form = gm.page.locator(f'#rulings form[data-op="{op}"]')
     for name, value in fields.items():
         field = form.locator(f'[name="{name}"]')
@@ -302,11 +306,25 @@ def _check_390_layout(taro: Seat) -> None:
     """Single column at 390 px: nothing wider than the screen, tap targets ≥ 44 px."""
     width = taro.page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide at 390px"
-    small = taro.page.evaluate("""() => [...document.querySelectorAll('button, select, input[type=text], summary')]
+    small = taro.page.evaluate("""() => [...document.querySelectorAll(
+            'a, button, select, input[type=text], input[type=number], textarea, summary, label.check')]
         .filter(e => e.offsetParent !== null)
         .map(e => e.getBoundingClientRect())
         .filter(r => r.height < 44 || r.width < 44).length""")
     assert small == 0, f"{small} tap targets smaller than 44px"
+
+
+def _rule_ids_toggle(seat: Seat) -> None:
+    """The log's rule ids can be hidden; the choice survives a reload."""
+    rule = seat.page.locator("#log .rule").first
+    assert rule.is_visible() and re.fullmatch(r"[SGF]-[RGT]\d+.*|GM.*", rule.inner_text())
+    seat.page.click("label.check:has(#show-rules)")
+    assert not rule.is_visible()
+    seat.page.reload()
+    seat.page.wait_for_selector("#clock")
+    assert not seat.page.is_checked("#show-rules") and not seat.page.locator("#log .rule").first.is_visible()
+    seat.page.click("label.check:has(#show-rules)")
+    assert seat.page.locator("#log .rule").first.is_visible()
 
 
 def _export(gm: Seat, hanako: Seat, table_id: str, server: Server) -> None:

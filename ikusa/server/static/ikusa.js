@@ -64,8 +64,11 @@
     var el = name ? form.querySelector("[name=\"" + name + "\"]") : null;
     if (el) { el.setAttribute("aria-invalid", "true"); el.focus(); }
   });
+  // a form marked data-reset is emptied once its request succeeded (htmx's hx-on needs eval,
+  // which the page's htmx config forbids)
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = e.target;
+    if (form && form.matches && form.matches("form[data-reset]") && e.detail.successful) form.reset();
     if (form && form.matches && form.matches("form.ruling") && e.detail.successful) {
       form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
       var slot = form.querySelector(".form-error");
