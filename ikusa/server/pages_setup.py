@@ -133,8 +133,22 @@ def _message(exc: InputError) -> str:
     return f"{exc.field}: {exc.message}" if exc.field else exc.message
 
 
+_PART = re.compile(r"^(?:<encounter>:)?(?:(?:units|characters)(?:\[\d+\]|\.\d+)\.(name|hidden)\b|(control)\b)")
+
+
+def error_part(message: str) -> str:
+    """Which input of a unit's card an error belongs to: ``name``, ``hidden``, ``ctl`` (its
+    controller and dice) or ``body`` (its data), read from the field the message names."""
+    m = _PART.match(message)
+    if m is None:
+        return "body"
+    return "ctl" if m.group(2) else str(m.group(1))
+
+
 def _page(model: dict[str, Any], errors: dict[Any, str], new_unit: str = "", status: int = 200) -> HTMLResponse:
-    html = render("setup.html", **model, errors=errors, new_unit=new_unit, policies=_policies(model["system"]))
+    parts = {k: error_part(v) for k, v in errors.items()}
+    html = render("setup.html", **model, errors=errors, parts=parts, new_unit=new_unit,
+                  policies=_policies(model["system"]))
     return HTMLResponse(html, status_code=status)
 
 

@@ -134,6 +134,9 @@ def test_gm_and_two_players_play_a_whole_maai_battle(server: Server, browser: An
     assert events["typed_by_taro"] >= 2 and events["rolled_for_hanako"] >= 1, events
     for s in seats:
         assert "戦闘終了: 勝者 味方" in s.text("#turn")
+        # the aria-live region carries the turn's words (announced once per change)
+        assert s.page.get_attribute("#announce", "aria-live") == "polite"
+        assert "戦闘終了: 勝者 味方" in (s.page.text_content("#announce") or "")
         assert s.page.locator("#banner .banner-turn").count() == 0
     # every die 太郎 typed is in the log with who typed it
     assert "（入力: 太郎）" in gm.text("#log") and "（入力: 太郎）" in hanako.text("#log")

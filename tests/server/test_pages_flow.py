@@ -3,6 +3,7 @@ table from the start page, refused uploads in one line, and the GM's link rotati
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -71,3 +72,42 @@ def test_the_gm_rotates_and_revokes_a_link_from_the_page(sqlite_client: TestClie
     # a player cannot rotate anyone's link
     bob = bearer(t["tokens"]["players"]["bob"])
     assert c.post(f"/tables/{t['id']}/links", headers=bob, data={"who": "gm:", "do": "rotate"}).status_code == 403
+
+
+def _setup_form(c: TestClient) -> dict[str, str]:
+    """The setup form of the shipped duel as a browser would post it back."""
+    r = c.post("/setup", data={"example": "maai/duel"})
+    assert r.status_code == 200
+    n = int(re.search(r'name="n" value="(\d+)"', r.text).group(1))  # type: ignore[union-attr]
+    rest = re.search(r'<textarea id="rest" name="rest"[^>]*>([^<]*)</textarea>', r.text)
+    assert rest is not None
+    form = {"n": str(n), "ukey": "units", "rest": html.unescape(rest.group(1)), "go": "check"}
+    for i in range(n):
+        name = re.search(rf'name="name_{i}" value="([^"]*)"', r.text)
+        body = re.search(rf'name="body_{i}"[^>]*>([^<]*)</textarea>', r.text)
+        assert name is not None and body is not None
+        form |= {f"name_{i}": html.unescape(name.group(1)), f"body_{i}": html.unescape(body.group(1)),
+                 f"ctl_{i}": "gm", f"dice_{i}": "auto"}
+    return form
+
+
+def test_setup_errors_show_at_the_field_they_name(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    form = _setup_form(c)
+    cases = [
+        ({"ctl_0": "player", "player_0": ""}, 0, "ctl", "control.units.genzaburo.controller"),
+        ({"ctl_1": "ai:nonsense"}, 1, "ctl", "unknown AI policy 'nonsense'"),
+        ({"body_1": form["body_1"].replace("side:", "sidex:")}, 1, "body", "units.1.sidex"),
+    ]
+    for change, unit, part, words in cases:
+        r = c.post("/setup/edit", data=form | change)
+        assert r.status_code == 422
+        card = r.text.split(f'id="unit-{unit}"', 1)[1].split("</section>", 1)[0]
+        assert f'data-error-at="{part}"' in card and words in html.unescape(card), card[:400]
+        invalid = re.findall(r'<(\w+)[^>]*name="(\w+)_\d+"[^>]*aria-invalid="true"', card)
+        assert invalid == [("select", "ctl")] if part == "ctl" else [("textarea", "body")], invalid
+        # only that unit is marked
+        other = r.text.split(f'id="unit-{1 - unit}"', 1)[1].split("</section>", 1)[0]
+        assert "aria-invalid" not in other
+    r = c.post("/setup/edit", data=form)
+    assert r.status_code == 200 and "aria-invalid" not in r.text

@@ -2,6 +2,7 @@
 //  * dice keypad: a face button appends to the typed dice; the roll is sent when all its dice
 //    are in.  What is typed is kept in localStorage per table and version, so a reload keeps it.
 //  * the 「再接続中…」 state of the SSE stream, the rule-id toggle, a vibration on 「あなたの手番」.
+//  * the aria-live #announce line gets the turn's words when they change.
 //  * a refused GM ruling marks the field its error names (aria-invalid) in the form that sent it.
 (function () {
   "use strict";
@@ -39,9 +40,20 @@
     input.addEventListener("input", keep);
   }
 
+  // the aria-live line: the turn's words when they change (not at every version of the table)
+  var lastTurn = null;
+  function announce() {
+    var line = document.getElementById("turn-text");
+    var region = document.getElementById("announce");
+    if (!line || !region) return;
+    var text = line.textContent.replace(/\s+/g, " ").trim();
+    if (text !== lastTurn) { lastTurn = text; region.textContent = text; }
+  }
+
   document.addEventListener("htmx:afterSwap", function (e) { wire(e.target); });
   document.addEventListener("htmx:sseMessage", function (e) {
     if (e.target && e.target.id === "pending") wire(e.target);
+    if (e.target && e.target.id === "turn") announce();
     if (e.target && (e.target.id === "log" || e.target.id === "chat")) {
       var list = e.target.querySelector("ol");
       if (list) list.scrollTop = list.scrollHeight;
@@ -81,6 +93,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     wire(document);
+    announce();
     var rules = document.getElementById("show-rules");
     if (rules && window.localStorage) {
       rules.checked = localStorage.getItem("ikusa-rules") !== "off";
