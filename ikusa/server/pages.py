@@ -9,7 +9,7 @@ Routes (each checks the role through the table's cookie, as the JSON API does):
   stream (every fragment of :mod:`ikusa.server.pages_render`, only the changed ones).
 * writes (htmx forms; the answer is a line for ``#flash``, the page itself is updated by
   the stream): ``act`` (option, typed dice, 「振って」), ``chat``, ``reveal``, ``undo``,
-  ``redo``, ``ruling``, ``links``, ``palette``.
+  ``redo``, ``reroll``, ``ruling``, ``links``, ``palette``.
 * ``GET /tables/{id}/export.html`` (a self-contained coloured log) and ``export.json``
   (the ``ikusa-log`` that ``ikusa play --load`` resumes), GM only.
 """
@@ -215,6 +215,17 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
         except _BadForm as exc:
             return _flash(str(exc), 422)
         return _flash("やり直しました。", ok=True)
+
+    @app.post("/tables/{table_id}/reroll", response_class=HTMLResponse, include_in_schema=False)
+    def reroll(table_id: str, request: Request, version: str = Form(""), reason: str = Form("")) -> HTMLResponse:
+        """GM: the last decision again with new dice (the log keeps the old ones and the reason)."""
+        try:
+            svc(request).reroll(who(request, table_id), _int(version, "version"), reason.strip())
+        except ServiceError as exc:
+            return _service_reply(exc)
+        except _BadForm as exc:
+            return _flash(str(exc), 422)
+        return _flash("振り直しました。", ok=True)
 
     @app.post("/tables/{table_id}/ruling", response_class=HTMLResponse, include_in_schema=False)
     async def ruling(table_id: str, request: Request) -> HTMLResponse:

@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import bearer, create, view
+from tests.server.helpers import act, bearer, create, view
 
 RONIN = ("id: ronin\nname: 浪人\nside: 敵\ngrade: 雑\nfate: 0\n"
          "abilities: {勇: 0, 技: 0, 體: 0, 智: 0, 美: 0, 運: 0}\nweapons: [katana]\n")
@@ -104,3 +104,44 @@ def test_a_refused_ruling_comes_back_at_its_field_and_changes_nothing(sqlite_cli
         "version": str(before["version"]), "op": "set", "unit": "genzaburo", "resource": "vigor", "value": "1"})
     assert r.status_code == 409 and "卓が変わりました" in r.text
     assert _unit(view(c, t, gm), "genzaburo")["vigor"] == 11
+
+
+def test_the_gm_rerolls_the_last_decision_from_the_page(sqlite_client: TestClient) -> None:
+    """Honest reroll (docs/gm-control.md §4): new dice for the same decision, the old ones
+    and the reason in the log; a player may not."""
+    c = sqlite_client
+    t = create(c, seed=3)
+    gm = t["tokens"]["gm"]
+    page = c.get(f"/tables/{t['id']}", headers=bearer(gm)).text
+    assert 'id="reroll-form"' in page
+    alice_page = c.get(f"/tables/{t['id']}", headers=bearer(t["tokens"]["players"]["alice"])).text
+    assert "reroll" not in alice_page
+    # nothing rolled yet: refused in one line, nothing changes
+    v = view(c, t, gm)
+    r = c.post(f"/tables/{t['id']}/reroll", headers=bearer(gm), data={"version": str(v["version"])})
+    assert r.status_code == 422 and "nothing to reroll" in r.text
+    # an attack by the GM's NPC (auto dice), then a reroll with a reason
+    while True:
+        v = view(c, t, gm)
+        p = v["pending"]
+        if p["kind"] == "dice":
+            assert act(c, t, gm, version=v["version"], roll=True).status_code == 200
+            continue
+        attack = next((o["key"] for o in p["options"] if o["key"].startswith("use:") and ">" in o["key"]), None)
+        if attack is not None and p["actor"] == "yagyu":
+            break
+        assert act(c, t, gm, version=v["version"], action=p["options"][-1]["key"]).status_code == 200
+    assert act(c, t, gm, version=v["version"], action=attack).status_code == 200
+    v = view(c, t, gm)
+    r = c.post(f"/tables/{t['id']}/reroll", headers=bearer(t["tokens"]["players"]["alice"]),
+               data={"version": str(v["version"]), "reason": "x"})
+    assert r.status_code == 403
+    r = c.post(f"/tables/{t['id']}/reroll", headers=bearer(gm),
+               data={"version": str(v["version"]), "reason": "サイコロが机から落ちた"})
+    assert r.status_code == 200 and "振り直しました" in r.text
+    after = view(c, t, gm)
+    assert after["version"] == v["version"] + 1
+    attacks = [i["text"] for i in after["log"] if "刺し → 源三郎" in i["text"]]
+    assert len(attacks) == 1, attacks  # the attack again, once, with its new dice
+    log = c.get(f"/tables/{t['id']}/export.json", headers=bearer(gm)).text
+    assert '"rerolled"' in log and "サイコロが机から落ちた" in log  # the old dice and the reason are kept
