@@ -9,7 +9,7 @@ Routes (each checks the role through the table's cookie, as the JSON API does):
   stream (every fragment of :mod:`ikusa.server.pages_render`, only the changed ones).
 * writes (htmx forms; the answer is a line for ``#flash``, the page itself is updated by
   the stream): ``act`` (option, typed dice, 「振って」), ``chat``, ``reveal``, ``undo``,
-  ``redo``, ``ruling``, ``links``, ``palette``.
+  ``redo``, ``reroll``, ``ruling``, ``links``, ``palette``.
 * ``GET /tables/{id}/export.html`` (a self-contained coloured log) and ``export.json``
   (the ``ikusa-log`` that ``ikusa play --load`` resumes), GM only.
 """
@@ -28,10 +28,12 @@ from starlette.concurrency import run_in_threadpool
 
 from ikusa.server import pages_setup
 from ikusa.server.auth import principal_from_request
-from ikusa.server.errors import Conflict, ServiceError
+from ikusa.server.errors import Conflict, ServiceError, Unprocessable
 from ikusa.server.pages_export import export_html
-from ikusa.server.pages_palette import PALETTE_COOKIE, fill_line, palette_html, read_palettes
+from ikusa.server.pages_palette import editor_html, fill_line, palette_html, speakable, text_of
 from ikusa.server.pages_render import STATIC, fragments, page_context, render
+from ikusa.server.pages_rulings import FormError, field_of, ruling_from_form
+from ikusa.server.palettes import PaletteStore
 from ikusa.server.projection import Principal
 from ikusa.server.service import TableService
 from ikusa.server.sse import view_events
@@ -93,6 +95,7 @@ def parse_faces(raw: str, sides: int) -> list[int]:
 def install_pages(app: FastAPI, service: TableService | None = None) -> None:
     """Add the page routes and ``/static`` to ``app`` (the service is ``app.state.service``)."""
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    store = PaletteStore(service.engine if service is not None else app.state.engine)
 
     def svc(request: Request) -> TableService:
         s: TableService = service or request.app.state.service
@@ -140,7 +143,9 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
             return _error_page(request, exc)
         ctx = page_context(v)
         ctx["links"] = links
-        ctx["palette"] = palette_html(v, read_palettes(request, table_id))
+        texts = store.texts(table_id) if speakable(v) else {}
+        ctx["frags"]["palette"] = palette_html(v, texts)
+        ctx["palette_editor"] = editor_html(v, texts)
         resp = HTMLResponse(render("table.html", **ctx))
         resp.headers["Cache-Control"] = "no-store"
         return resp
@@ -152,7 +157,12 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
 
         def render_changed(view: dict[str, Any], _p: Principal) -> list[ServerSentEvent]:
             out = []
-            for name, html in fragments(view).items():
+            frags = fragments(view)
+            if speakable(view):  # the palette buttons show the unit's current numbers; ``turn`` stays last
+                turn = frags.pop("turn")
+                frags["palette"] = palette_html(view, store.texts(table_id))
+                frags["turn"] = turn
+            for name, html in frags.items():
                 if sent.get(name) != html:
                     # the browser's own reconnection waits RETRY_MS after a lost stream (a restart)
                     retry = RETRY_MS if not sent else None
@@ -206,21 +216,36 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
             return _flash(str(exc), 422)
         return _flash("やり直しました。", ok=True)
 
-    @app.post("/tables/{table_id}/ruling", response_class=HTMLResponse, include_in_schema=False)
-    async def ruling(table_id: str, request: Request) -> HTMLResponse:
-        form = {k: str(v) for k, v in (await request.form()).items() if isinstance(v, str)}
+    @app.post("/tables/{table_id}/reroll", response_class=HTMLResponse, include_in_schema=False)
+    def reroll(table_id: str, request: Request, version: str = Form(""), reason: str = Form("")) -> HTMLResponse:
+        """GM: the last decision again with new dice (the log keeps the old ones and the reason)."""
         try:
-            r = pages_setup.ruling_from_form(form)
-            ver = _int(form.get("version"), "version")
-            p = who(request, table_id)
-            await run_in_threadpool(lambda: svc(request).act(p, ver, ruling=r))
+            svc(request).reroll(who(request, table_id), _int(version, "version"), reason.strip())
         except ServiceError as exc:
             return _service_reply(exc)
         except _BadForm as exc:
             return _flash(str(exc), 422)
-        except ValueError as exc:
-            return _flash(str(exc), 422)
-        return _flash("裁定しました。", ok=True)
+        return _flash("振り直しました。", ok=True)
+
+    @app.post("/tables/{table_id}/ruling", response_class=HTMLResponse, include_in_schema=False)
+    async def ruling(table_id: str, request: Request) -> HTMLResponse:
+        """A GM ruling from one of the ruling forms: success is a line in ``#flash``; a
+        refusal goes back into the form (its ``.form-error``), the field it names marked."""
+        form = {k: str(v) for k, v in (await request.form()).items() if isinstance(v, str)}
+        try:
+            r = ruling_from_form(form)
+            ver = _int(form.get("version"), "version")
+            p = who(request, table_id)
+            await run_in_threadpool(lambda: svc(request).act(p, ver, ruling=r))
+        except FormError as exc:
+            return _form_error(str(exc), exc.field)
+        except Conflict as exc:
+            return _service_reply(exc)
+        except ServiceError as exc:
+            return _form_error(exc.error, field_of(exc.error, form.get("op", "")), exc.status)
+        except _BadForm as exc:
+            return _form_error(str(exc), "version")
+        return _retarget(_flash("裁定しました。", ok=True))
 
     @app.post("/tables/{table_id}/chat", response_class=HTMLResponse, include_in_schema=False)
     def chat(table_id: str, request: Request, text: str = Form(""), speaker: str = Form(""),
@@ -233,7 +258,7 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
             if speaker and (unit is None or not (p.is_gm or unit.get("mine"))):
                 return _flash("speaker: その名前では発言できません", 403)
             name = str(unit["name"]) if unit else ""
-            said = fill_line(line, unit or {}) if line else text
+            said = fill_line(line, unit or {}, text_of(v, store.texts(table_id), speaker)) if line else text
             s.chat(p, said, name=name)
         except ServiceError as exc:
             return _service_reply(exc)
@@ -251,16 +276,23 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
 
     @app.post("/tables/{table_id}/palette", response_class=HTMLResponse, include_in_schema=False)
     def palette(table_id: str, request: Request, unit: str = Form(""), text: str = Form("")) -> HTMLResponse:
+        """Store a unit's chat palette (its owner or the GM): the editor again, and the
+        buttons out of band; an error is shown at the unit's text box, which keeps the text."""
         try:
-            v = svc(request).view(who(request, table_id))
+            p = who(request, table_id)
+            v = svc(request).view(p)
         except ServiceError as exc:
-            return _service_reply(exc)
-        palettes = read_palettes(request, table_id)
-        palettes[unit] = text[:2000]
-        resp = HTMLResponse(palette_html(v, palettes))
-        resp.set_cookie(PALETTE_COOKIE + table_id, json.dumps(palettes, ensure_ascii=True)[:3800],
-                        httponly=True, samesite="lax", max_age=60 * 60 * 24 * 60, path=f"/tables/{table_id}")
-        return resp
+            return _retarget(_service_reply(exc))
+        if not any(str(u.get("id")) == unit for u in speakable(v)):
+            return _retarget(_flash("unit: このユニットのパレットは持ち主と GM だけが編集できます", 403))
+        try:
+            store.put(table_id, unit, text, p.who)
+        except Unprocessable as exc:
+            return HTMLResponse(editor_html(v, store.texts(table_id), exc.error, unit, draft=text[:8000]),
+                                status_code=422)
+        texts = store.texts(table_id)
+        oob = f'<div id="palette" hx-swap-oob="innerHTML">{palette_html(v, texts)}</div>'
+        return HTMLResponse(editor_html(v, texts) + oob)
 
     @app.post("/tables/{table_id}/links", response_class=HTMLResponse, include_in_schema=False)
     def links(table_id: str, request: Request, who_: str = Form("", alias="who"), do: str = Form("")) -> HTMLResponse:
@@ -308,6 +340,20 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
         except ServiceError as exc:
             return JSONResponse(exc.body(), status_code=exc.status)
         return JSONResponse({"version": v["version"], "fragments": fragments(v)})
+
+
+def _form_error(message: str, field: str, status: int = 422) -> HTMLResponse:
+    """A refusal shown in the form that sent it; ``ikusa-field-error`` marks the field."""
+    resp = HTMLResponse(render("fragments/flash.html", message=message, cls="err"), status_code=status)
+    resp.headers["HX-Trigger-After-Swap"] = json.dumps({"ikusa-field-error": {"field": field}})
+    return resp
+
+
+def _retarget(resp: HTMLResponse) -> HTMLResponse:
+    """An answer for ``#flash`` whatever the form's own target was."""
+    resp.headers["HX-Retarget"] = "#flash"
+    resp.headers["HX-Reswap"] = "innerHTML"
+    return resp
 
 
 def _links(s: TableService, p: Principal) -> list[dict[str, Any]]:

@@ -1,24 +1,22 @@
-"""Chat palettes: one command per line per character, ``{var}`` filled from the unit.
+"""Chat palettes on the table page: one command per line per character, ``{var}`` filled.
 
 As in ユドナリウム and ココフォリア: a line ``//var=value`` defines a variable, every other
 line is a button that sends that command.  ``{name}`` and every number the viewer's view
 holds for the unit (``{vigor}`` or ``{活力}``, ``{hp}``/``{HP}``, ``{dp}``/``{DP}`` …) are
-filled in when the line is sent, so the button always rolls with the current values.
-Palettes are kept per browser in a cookie (HttpOnly, this table's path only).
+filled in from the unit *as this viewer may see it* (the projection's view, never the
+state), so a button always rolls with the current values.  The palettes themselves are
+stored per table and unit (:mod:`ikusa.server.palettes`); the buttons are a live fragment
+(``palette``) of the page's stream, the editor is not (a refresh must not eat what is
+being typed).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from fastapi import Request
-
 from ikusa.server.pages_render import render
-
-PALETTE_COOKIE = "ikusa_palette_"
-MAX_LINES = 40
+from ikusa.server.palettes import MAX_LINES
 
 ALIASES = {"活力": "vigor", "戦力": "wounds", "運命": "fate_left", "HP": "hp", "DP": "dp", "グレイズ": "graze",
            "霊力": "reiryoku", "名前": "name"}
@@ -56,29 +54,50 @@ def fill(line: str, values: dict[str, str]) -> str:
 
 
 def fill_line(line: str, unit: dict[str, Any], text: str = "") -> str:
+    """One palette line as sent: filled from ``unit`` (the viewer's view) and the palette's
+    own ``//var=value`` lines (``text``)."""
     return fill(line, variables(text, unit))
 
 
-def read_palettes(request: Request, table_id: str) -> dict[str, str]:
-    raw = request.cookies.get(PALETTE_COOKIE + table_id, "")
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        return {}
-    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
-
-
-def palette_html(v: dict[str, Any], palettes: dict[str, str]) -> str:
-    """The palettes of the units this viewer may speak as (a player's own; every unit for the GM)."""
+def speakable(v: dict[str, Any]) -> list[dict[str, Any]]:
+    """The units this viewer may speak as and edit the palette of: a player's own, every
+    unit (that the GM sees) for the GM, none for a spectator."""
     role = v["role"]["role"]
-    if role == "spectator":
-        return ""
-    units = [u for u in v["units"] if u.get("mine")] if role == "player" else list(v["units"])
+    if role == "gm":
+        return list(v["units"])
+    if role == "player":
+        return [u for u in v["units"] if u.get("mine")]
+    return []
+
+
+def text_of(v: dict[str, Any], texts: dict[str, str], uid: str) -> str:
+    """A unit's palette: the stored one, else the system's default."""
+    return texts.get(uid) or DEFAULTS.get(str(v.get("system", "")), "1D6")
+
+
+def _blocks(v: dict[str, Any], texts: dict[str, str]) -> list[dict[str, Any]]:
     blocks = []
-    for u in units:
+    for u in speakable(v):
         uid = str(u.get("id", ""))
-        text = palettes.get(uid) or DEFAULTS.get(str(v.get("system", "")), "1D6")
+        text = text_of(v, texts, uid)
         values = variables(text, u)
         lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("//")][:MAX_LINES]
-        blocks.append({"u": u, "text": text, "lines": [{"raw": ln, "shown": fill(ln, values)} for ln in lines]})
-    return render("fragments/palette.html", v=v, blocks=blocks, open_first=role == "player")
+        blocks.append({"u": u, "text": text, "stored": uid in texts,
+                       "lines": [{"raw": ln, "shown": fill(ln, values)} for ln in lines]})
+    return blocks
+
+
+def palette_html(v: dict[str, Any], texts: dict[str, str]) -> str:
+    """The palette buttons of every unit this viewer may speak as (the live ``palette`` fragment)."""
+    if not speakable(v):
+        return ""
+    return render("fragments/palette.html", v=v, blocks=_blocks(v, texts), open_first=v["role"]["role"] == "player")
+
+
+def editor_html(v: dict[str, Any], texts: dict[str, str], error: str = "", unit: str = "", draft: str = "") -> str:
+    """The palette editor (one form per unit); ``error`` is shown at ``unit``'s text box,
+    which keeps what was typed (``draft``)."""
+    if not speakable(v):
+        return ""
+    return render("fragments/palette_editor.html", v=v, blocks=_blocks(v, texts), error=error, error_unit=unit,
+                  draft=draft)

@@ -33,12 +33,6 @@ KIND_LABELS = {
     "breath": "一呼吸", "reaction": "防御（反応）", "fate": "運命介入", "lull": "小休止", "survival": "生死判定",
     "initiative": "イニシアティブ", "action": "行動", "gm_table": "GM 判断", "defence": "防御", "turn": "手番",
 }
-RULING_OPS = [
-    ("set", "資源を設定（戦力・活力・HP・DP…）"), ("note", "GM メモ（GM のみ）"), ("modifier", "次の判定に修正"),
-    ("effect", "効果を付与（名前）"), ("remove_effect", "効果を外す（名前）"), ("condition", "状態を付与（名前）"),
-    ("skip_turn", "手番を飛ばす"), ("end_turn", "手番を終える"), ("override", "出目の結果を上書き（名前=結果）"),
-    ("remove_unit", "ユニットを退場"), ("end", "戦闘終了（名前=勝者の陣営）"),
-]
 RESOURCES = {
     "maai": [("wounds", "戦力"), ("vigor", "活力"), ("fate", "運命介入")],
     "sengensyou": [("hp", "HP"), ("dp", "DP"), ("graze", "グレイズ"), ("reiryoku", "霊力")],
@@ -149,6 +143,9 @@ def fragments(v: dict[str, Any]) -> dict[str, str]:
     out = {name: render(f"fragments/{name}.html", **ctx) for name in FRAGMENTS}
     if v["role"]["role"] == "gm":
         out["gm"] = render("fragments/gm.html", **ctx)
+        # the units of the ruling forms' selects: sent only when the units change (add_unit, reveal)
+        out["unit_options"] = render("fragments/unit_options.html", v=v, blank=False)
+        out["unit_options_blank"] = render("fragments/unit_options.html", v=v, blank=True)
     out["turn"] = render("fragments/turn.html", **ctx)
     return out
 
@@ -158,8 +155,10 @@ def page_context(v: dict[str, Any]) -> dict[str, Any]:
     system = v.get("system", "")
     mine = [u for u in v["units"] if u.get("mine")] if v["role"]["role"] == "player" else []
     speakers = mine if v["role"]["role"] == "player" else v["units"]
+    from ikusa.server.pages_rulings import form_context
+
     return {
         "v": v, "frags": fragments(v), "role_label": role_label(v["role"]),
         "system_label": SYSTEM_LABELS.get(system, system), "speakers": speakers,
-        "ruling_ops": RULING_OPS, "resources": RESOURCES.get(system, []),
+        "resources": RESOURCES.get(system, []), **form_context(v),
     }

@@ -23,7 +23,7 @@ from ikusa.server.pages_render import render
 from ikusa.server.service import Created, TableService
 from ikusa.server.setup import MAX_UPLOAD_BYTES, load_setup, parse_text
 
-__all__ = ["MAX_UPLOAD_BYTES", "edit_page", "examples", "format_of", "import_page", "ruling_from_form", "start_page"]
+__all__ = ["MAX_UPLOAD_BYTES", "edit_page", "examples", "format_of", "import_page", "start_page"]
 
 _UNIT_FIELD = re.compile(r"^(?:units|characters)(?:\[(\d+)\]|\.(\d+))")
 _CONTROL_FIELD = re.compile(r"^control\.units\.([^.\[]+)")
@@ -133,8 +133,22 @@ def _message(exc: InputError) -> str:
     return f"{exc.field}: {exc.message}" if exc.field else exc.message
 
 
+_PART = re.compile(r"^(?:<encounter>:)?(?:(?:units|characters)(?:\[\d+\]|\.\d+)\.(name|hidden)\b|(control)\b)")
+
+
+def error_part(message: str) -> str:
+    """Which input of a unit's card an error belongs to: ``name``, ``hidden``, ``ctl`` (its
+    controller and dice) or ``body`` (its data), read from the field the message names."""
+    m = _PART.match(message)
+    if m is None:
+        return "body"
+    return "ctl" if m.group(2) else str(m.group(1))
+
+
 def _page(model: dict[str, Any], errors: dict[Any, str], new_unit: str = "", status: int = 200) -> HTMLResponse:
-    html = render("setup.html", **model, errors=errors, new_unit=new_unit, policies=_policies(model["system"]))
+    parts = {k: error_part(v) for k, v in errors.items()}
+    html = render("setup.html", **model, errors=errors, parts=parts, new_unit=new_unit,
+                  policies=_policies(model["system"]))
     return HTMLResponse(html, status_code=status)
 
 
@@ -278,49 +292,3 @@ def import_page(data: bytes, service: TableService, request: Request) -> Respons
         return HTMLResponse(render("error.html", status=exc.status, message=exc.error), status_code=exc.status)
     setup = log.get("table_setup") or log.get("setup") or {}
     return links_page(created, request, str(setup.get("title") or "") if isinstance(setup, dict) else "")
-
-
-_NUMBER_OPS = {"set", "modifier"}
-
-
-def ruling_from_form(form: dict[str, str]) -> dict[str, Any]:
-    """A ruling dict from the rulings panel (or a unit row of the GM panel)."""
-    op = form.get("op", "").strip()
-    unit = form.get("unit", "").strip() or None
-    name = form.get("name", "").strip()
-    reason = form.get("reason", "").strip()
-    r: dict[str, Any] = {"op": op}
-    if reason:
-        r["reason"] = reason
-    if op in ("reveal", "hide"):
-        r["unit"] = unit
-    elif op == "note":
-        r = {"op": "note", "text": name or reason}
-    elif op == "control":
-        r["unit"] = unit
-        for k in ("controller", "dice"):
-            if form.get(k):
-                r[k] = form[k]
-    elif op in _NUMBER_OPS:
-        raw = form.get("value", "").strip()
-        try:
-            value = int(raw)
-        except ValueError:
-            raise ValueError("value: a whole number is needed") from None
-        r.update(unit=unit, value=value)
-        if op == "set":
-            r["resource"] = form.get("resource", "")
-    elif op in ("effect", "remove_effect", "condition"):
-        r.update(unit=unit, name=name)
-    elif op in ("skip_turn", "remove_unit"):
-        if unit:
-            r["unit"] = unit
-    elif op == "override":
-        r["outcome"] = name
-        if unit:
-            r["unit"] = unit
-    elif op == "end":
-        r["winner"] = name or None
-    elif op != "end_turn":
-        raise ValueError(f"op: unknown ruling {op!r}")
-    return r

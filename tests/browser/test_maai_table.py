@@ -9,6 +9,7 @@ while 太郎's roll is half typed.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -48,18 +49,15 @@ def test_gm_and_two_players_play_a_whole_maai_battle(server: Server, browser: An
         assert "忍びの影" not in html and "shinobi" not in html
 
     # a GM-only note
-    gm.page.click("#rulings > summary")
-    gm.page.select_option("#ruling-op", "note")
-    gm.page.fill("#ruling-form input[name=name]", NOTE)
-    before = gm.version()
-    gm.page.click("#ruling-form button[type=submit]")
-    gm.wait_version(before + 1)
-    sync(seats)
+    _rule(gm, seats, "note", text=NOTE)
     assert NOTE in gm.text("#log")
+    # 太郎's chat palette is kept on the server, for his unit, with {var} from his unit
+    _save_palette(taro, "genzaburo", "1D10+{運命} {name}の運試し")
 
     dice_taro = faces_cycle(10)
     events = {"defence_only_to_defender": False, "secret": False, "undo": False, "restart": False,
-              "revealed": False, "typed_by_taro": 0, "rolled_for_hanako": 0}
+              "revealed": False, "typed_by_taro": 0, "rolled_for_hanako": 0, "effect_expired": False,
+              "set": False, "effect": False, "added": False}
 
     def act(seat: Seat) -> None:
         req = seat.dice_request()
@@ -94,11 +92,28 @@ def test_gm_and_two_players_play_a_whole_maai_battle(server: Server, browser: An
 
     trail: list[str] = []
     steps = 0
+    needed = ("defence_only_to_defender", "secret", "undo", "restart", "revealed", "set", "effect", "added",
+              "effect_expired")
     while step(seats, act):
         steps += 1
         assert steps < 200, "the battle did not end"
-        for p in players:
-            assert NOTE not in p.page.content(), "a GM note reached a player"
+        _secrecy_scan(players)
+        # rulings at any time (the units they name must not be answering a reaction just then)
+        if steps >= 2 and not events["set"] and _breath_pending(gm, seats):
+            _set_resource(gm, seats, taro)
+            events["set"] = True
+        if steps >= 3 and not events["effect"] and _breath_pending(gm, seats):
+            _effect_until_next_breath(gm, seats, taro)
+            events["effect"] = True
+        if steps >= 5 and not events["added"] and _breath_pending(gm, seats):
+            _add_combatant(gm, seats, taro)
+            events["added"] = True
+        if events["effect"] and not events["effect_expired"] and "源三郎 の効果「気合」が終了" in taro.text("#log"):
+            assert "気合" not in taro.text('#board tr[data-unit="genzaburo"]')  # it went by itself
+            events["effect_expired"] = True
+        if all(events[k] for k in needed) and steps > 8:
+            _rule(gm, seats, "end", winner="味方", reason="敵が退いた")
+            break
         if not events["revealed"]:
             for p in players:
                 assert "忍びの影" not in p.page.content()
@@ -115,17 +130,97 @@ def test_gm_and_two_players_play_a_whole_maai_battle(server: Server, browser: An
             hanako.page.screenshot(path=str(artifacts / "maai_player_1280.png"), full_page=True)
 
     sync(seats)
-    needed = ("defence_only_to_defender", "secret", "undo", "restart", "revealed")
-    assert all(events[k] for k in needed), (events, trail)
+    assert all(events[k] for k in needed), ({k: v for k, v in events.items() if not v}, trail[-6:])
     assert events["typed_by_taro"] >= 2 and events["rolled_for_hanako"] >= 1, events
     for s in seats:
-        assert "戦闘終了: 勝者" in s.text("#turn")
+        assert "戦闘終了: 勝者 味方" in s.text("#turn")
+        # the aria-live region carries the turn's words (announced once per change)
+        assert s.page.get_attribute("#announce", "aria-live") == "polite"
+        assert "戦闘終了: 勝者 味方" in (s.page.text_content("#announce") or "")
+        assert s.page.locator("#banner .banner-turn").count() == 0
     # every die 太郎 typed is in the log with who typed it
     assert "（入力: 太郎）" in gm.text("#log") and "（入力: 太郎）" in hanako.text("#log")
     gm.page.screenshot(path=str(artifacts / "maai_gm_end_1280.png"), full_page=True)
     taro.page.screenshot(path=str(artifacts / "maai_player_end_390.png"), full_page=True)
     _check_390_layout(taro)
+    _rule_ids_toggle(taro)
     _export(gm, hanako, created["id"], server)
+
+
+def _rule(gm: Seat, seats: list[Seat], op: str, **fields: str) -> None:
+    """The GM fills the ruling form of ``op`` (selects and inputs by name) and sends it."""
+    if gm.page.get_attribute("#rulings", "open") is None:
+        gm.page.click("#rulings > summary")
+    if gm.page.get_attribute(f'#rulings details[data-op="{op}"]', "open") is None:
+        gm.page.click(f'#rulings details[data-op="{op}"] > summary')
+    form = gm.page.locator(f'#rulings form[data-op="{op}"]')
+    for name, value in fields.items():
+        field = form.locator(f'[name="{name}"]')
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    before = gm.version()
+    form.locator("button[type=submit]").click()
+    for s in seats:
+        s.wait_version(before + 1)
+    sync(seats)
+    assert "裁定しました" in gm.text("#flash")
+
+
+def _breath_pending(gm: Seat, seats: list[Seat]) -> bool:
+    sync(seats)
+    d = gm.decision()
+    return d is not None and d[0] == "breath"
+
+
+def _secrecy_scan(players: list[Seat]) -> None:
+    """Nothing GM-only in a player's page: no note, no GM panel or ruling form, no link admin."""
+    for p in players:
+        html = p.page.content()
+        assert NOTE not in html, "a GM note reached a player"
+        for gm_only in ('id="rulings"', 'id="gm"', "/ruling", "/undo", "/links", "reveal-unit", "export.json"):
+            assert gm_only not in html, f"{gm_only} reached {p.name}"
+
+
+def _save_palette(seat: Seat, unit: str, text: str) -> None:
+    seat.page.click("#palette-editor > summary")
+    form = seat.page.locator(f'#palette-editor form[data-unit="{unit}"]')
+    form.locator("textarea").fill(text)
+    form.locator("button[type=submit]").click()
+    seat.page.wait_for_selector(f'#palette .palette-block[data-unit="{unit}"] button.palette-line')
+
+
+def _set_resource(gm: Seat, seats: list[Seat], taro: Seat) -> None:
+    """The GM sets 源三郎's 運命 to 0: every board shows it, and 太郎's palette button, filled
+    from his unit, follows live."""
+    _rule(gm, seats, "set", unit="genzaburo", resource="fate", value="0", reason="天の怒り")
+    for s in seats:
+        assert s.text('#board tr[data-unit="genzaburo"] td[data-label="運命"]').strip() == "0"
+    button = taro.page.locator('#palette .palette-block[data-unit="genzaburo"] button.palette-line').first
+    assert button.inner_text() == "1D10+0 源三郎の運試し"
+    before = taro.version()
+    button.click()
+    taro.wait_version(before + 1)
+    assert "(1D10+0)" in taro.text("#chat")
+
+
+def _effect_until_next_breath(gm: Seat, seats: list[Seat], taro: Seat) -> None:
+    """An effect until 源三郎's next breath: on the board now, gone by itself then."""
+    _rule(gm, seats, "effect", unit="genzaburo", name="気合", modifiers="attack=+1", clock="breath")
+    assert "気合" in taro.text('#board tr[data-unit="genzaburo"]')
+    assert "源三郎 に効果「気合」attack+1 (次の呼吸まで)" in taro.text("#log")
+
+
+def _add_combatant(gm: Seat, seats: list[Seat], taro: Seat) -> None:
+    """A combatant joins: written as in the encounter file; every page's board shows it."""
+    ronin = ("id: ronin\nname: 浪人\nside: 敵\ngrade: 雑\nfate: 0\n"
+             "abilities: {勇: 0, 技: 0, 體: 0, 智: 0, 美: 0, 運: 0}\nweapons: [katana]\n")
+    _rule(gm, seats, "add_unit", add_unit=ronin, reason="援軍")
+    for s in seats:
+        assert s.page.locator('#board tr[data-unit="ronin"]').count() == 1
+    # the GM's ruling forms can name it at once
+    assert gm.page.locator('#rulings form[data-op="set"] select[name="unit"] option[value="ronin"]').count() == 1
 
 
 def _alive(gm: Seat, unit: str) -> bool:
@@ -214,11 +309,25 @@ def _check_390_layout(taro: Seat) -> None:
     """Single column at 390 px: nothing wider than the screen, tap targets ≥ 44 px."""
     width = taro.page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide at 390px"
-    small = taro.page.evaluate("""() => [...document.querySelectorAll('button, select, input[type=text], summary')]
+    small = taro.page.evaluate("""() => [...document.querySelectorAll(
+            'a, button, select, input[type=text], input[type=number], textarea, summary, label.check')]
         .filter(e => e.offsetParent !== null)
         .map(e => e.getBoundingClientRect())
         .filter(r => r.height < 44 || r.width < 44).length""")
     assert small == 0, f"{small} tap targets smaller than 44px"
+
+
+def _rule_ids_toggle(seat: Seat) -> None:
+    """The log's rule ids can be hidden; the choice survives a reload."""
+    rule = seat.page.locator("#log .rule").first
+    assert rule.is_visible() and re.fullmatch(r"[SGF]-[RGT]\d+.*|GM.*", rule.inner_text())
+    seat.page.click("label.check:has(#show-rules)")
+    assert not rule.is_visible()
+    seat.page.reload()
+    seat.page.wait_for_selector("#clock")
+    assert not seat.page.is_checked("#show-rules") and not seat.page.locator("#log .rule").first.is_visible()
+    seat.page.click("label.check:has(#show-rules)")
+    assert seat.page.locator("#log .rule").first.is_visible()
 
 
 def _export(gm: Seat, hanako: Seat, table_id: str, server: Server) -> None:

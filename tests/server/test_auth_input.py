@@ -117,9 +117,20 @@ def test_health_docs_and_a_migrated_fresh_database(client: TestClient) -> None:
     assert client.get("/docs").status_code == 200
     engine = client.app.state.engine  # type: ignore[attr-defined]
     names = set(inspect(engine).get_table_names())
-    assert {"tables", "entries", "tokens", "alembic_version"} <= names
+    assert {"tables", "entries", "tokens", "palettes", "alembic_version"} <= names
+    from pathlib import Path
+
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    import ikusa.server.db
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(ikusa.server.db.__file__).with_name("migrations")))
+    heads = ScriptDirectory.from_config(cfg).get_heads()
+    assert len(heads) == 1, f"the migrations have {len(heads)} heads: {heads}"
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == heads[0]
         if engine.dialect.name == "sqlite":
             assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
             assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1

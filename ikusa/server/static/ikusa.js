@@ -2,6 +2,8 @@
 //  * dice keypad: a face button appends to the typed dice; the roll is sent when all its dice
 //    are in.  What is typed is kept in localStorage per table and version, so a reload keeps it.
 //  * the 「再接続中…」 state of the SSE stream, the rule-id toggle, a vibration on 「あなたの手番」.
+//  * the aria-live #announce line gets the turn's words when they change.
+//  * a refused GM ruling marks the field its error names (aria-invalid) in the form that sent it.
 (function () {
   "use strict";
   var STORE = "ikusa-dice:";
@@ -38,9 +40,20 @@
     input.addEventListener("input", keep);
   }
 
+  // the aria-live line: the turn's words when they change (not at every version of the table)
+  var lastTurn = null;
+  function announce() {
+    var line = document.getElementById("turn-text");
+    var region = document.getElementById("announce");
+    if (!line || !region) return;
+    var text = line.textContent.replace(/\s+/g, " ").trim();
+    if (text !== lastTurn) { lastTurn = text; region.textContent = text; }
+  }
+
   document.addEventListener("htmx:afterSwap", function (e) { wire(e.target); });
   document.addEventListener("htmx:sseMessage", function (e) {
     if (e.target && e.target.id === "pending") wire(e.target);
+    if (e.target && e.target.id === "turn") announce();
     if (e.target && (e.target.id === "log" || e.target.id === "chat")) {
       var list = e.target.querySelector("ol");
       if (list) list.scrollTop = list.scrollHeight;
@@ -54,12 +67,33 @@
     var req = e.target.closest && e.target.closest(".dice-request");
     if (req && e.detail.successful) { try { localStorage.removeItem(STORE + req.dataset.key); } catch (x) { /* ok */ } }
   });
+  // a refused ruling: its form shows the error; the field the error names is marked
+  document.addEventListener("ikusa-field-error", function (e) {
+    var form = e.target.closest && e.target.closest("form");
+    if (!form) return;
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+    var name = e.detail && e.detail.field;
+    var el = name ? form.querySelector("[name=\"" + name + "\"]") : null;
+    if (el) { el.setAttribute("aria-invalid", "true"); el.focus(); }
+  });
+  // a form marked data-reset is emptied once its request succeeded (htmx's hx-on needs eval,
+  // which the page's htmx config forbids)
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var form = e.target;
+    if (form && form.matches && form.matches("form[data-reset]") && e.detail.successful) form.reset();
+    if (form && form.matches && form.matches("form.ruling") && e.detail.successful) {
+      form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+      var slot = form.querySelector(".form-error");
+      if (slot) slot.innerHTML = "";
+    }
+  });
   document.addEventListener("htmx:sseOpen", function () { document.body.classList.remove("sse-down"); });
   document.addEventListener("htmx:sseError", function () { document.body.classList.add("sse-down"); });
   document.addEventListener("htmx:sseClose", function () { document.body.classList.add("sse-down"); });
 
   document.addEventListener("DOMContentLoaded", function () {
     wire(document);
+    announce();
     var rules = document.getElementById("show-rules");
     if (rules && window.localStorage) {
       rules.checked = localStorage.getItem("ikusa-rules") !== "off";
