@@ -152,7 +152,8 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
 
         def render_changed(view: dict[str, Any], _p: Principal) -> list[ServerSentEvent]:
             out = []
-            for name, html in fragments(view).items():
+            # rendered once per version for every client of this role and name (never shared wider)
+            for name, html in svc(request).memo(p, view, "fragments", lambda: fragments(view)).items():
                 if sent.get(name) != html:
                     # the browser's own reconnection waits RETRY_MS after a lost stream (a restart)
                     retry = RETRY_MS if not sent else None
