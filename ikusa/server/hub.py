@@ -60,7 +60,8 @@ class Subscription:
         while self.latest <= seen and not self.closed:
             self._event.clear()
             try:
-                await asyncio.wait_for(self._event.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self._event.wait()
             except TimeoutError:
                 return None
         return None if self.closed else self.latest
