@@ -57,7 +57,8 @@ view; each is committed before it returns the new view, then published on the hu
 * ``chat(principal, text, version=None)``: any BCDice command (via :func:`ikusa.roll` for the
   table's system) or plain text; ``S`` prefix = secret.  ``reveal(principal, seq)``.
 * ``rotate(principal, role, name="")`` → the new token (old one revoked);
-  ``revoke(principal, role, name="")``; ``links(principal)`` (GM) lists the roles.
+  ``revoke(principal, role, name="")``; ``links(principal)`` (GM) lists the roles.  A revoked
+  link's open SSE streams end at once, in every process (``Hub.close``; PostgreSQL: NOTIFY).
 * ``export_log(principal)`` → the ``ikusa-log`` JSON ``ikusa play --load`` resumes.
 
 Live: ``ikusa.server.sse.view_events(request, principal, render)`` is the async iterator of
