@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -33,6 +34,12 @@ sys.path.insert(0, str(ROOT))
 from tests.server.live import Server  # noqa: E402
 
 ENCOUNTER = ROOT / "examples" / "maai" / "squad_battle.yaml"
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _quantile(xs: list[float], q: float) -> float:
@@ -126,10 +133,13 @@ async def _run(servers: list[Server], tables: int, clients: int, seconds: float)
     loops = asyncio.gather(*(_table_loop(servers, clients, text, seconds, go, latencies, errors)
                              for _ in range(tables)))
     await go.wait()
+    pids = [s.proc.pid for s in servers if s.proc is not None]
+    cpu0 = [_cpu_seconds(p) for p in pids] + [time.process_time()]
     start = time.perf_counter()
     await loops
     elapsed = time.perf_counter() - start
-    return {"anchor": anchor, "latencies": latencies, "elapsed": elapsed, "errors": errors}
+    cpu = [_cpu_seconds(p) - c for p, c in zip(pids, cpu0, strict=False)] + [time.process_time() - cpu0[-1]]
+    return {"anchor": anchor, "latencies": latencies, "elapsed": elapsed, "errors": errors, "cpu": cpu}
 
 
 def main() -> None:
@@ -153,14 +163,18 @@ def main() -> None:
         tmp.cleanup()
     lat = res["latencies"]
     backend = db.split(":", 1)[0]
+    load = Path("/proc/loadavg").read_text().split()[0]
     print(f"bench_serve: {backend}, {args.processes} process(es), {args.tables} tables × {args.clients} SSE clients, "
-          f"{res['elapsed']:.1f} s")
+          f"{res['elapsed']:.1f} s, load average {load} (2 cores)")
     print(f"  anchor GET /healthz round trip p50 {res['anchor'] * 1000:7.1f} ms")
     if lat:
         p50, p95, p99 = (_quantile(lat, q) * 1000 for q in (0.5, 0.95, 0.99))
         print(f"  POST → all clients     p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   p99 {p99:7.1f} ms"
               f"   ({len(lat)} decisions)")
         print(f"  decisions/s            {len(lat) / res['elapsed']:7.1f}   (target: p95 ≤ 150 ms at 20 × 6)")
+        servers_cpu = sum(res["cpu"][:-1])
+        print(f"  CPU   servers {servers_cpu:5.1f} s ({servers_cpu / len(lat) * 1000:.1f} ms a decision"
+              f", {', '.join(f'{c:.1f}' for c in res['cpu'][:-1])} s each), this client {res['cpu'][-1]:5.1f} s")
     if res["errors"]:
         print(f"  errors: {len(res['errors'])}, first: {res['errors'][0]}")
 

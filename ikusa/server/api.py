@@ -16,8 +16,9 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, ConfigDict, Field
 
 from ikusa.server.auth import principal_from_request
+from ikusa.server.cache import trim_log
 from ikusa.server.projection import Principal
-from ikusa.server.service import Created, TableService, trim_log
+from ikusa.server.service import Created, TableService
 from ikusa.server.sse import dumps, render_json, view_events
 
 

@@ -12,7 +12,7 @@ text to :data:`ikusa.server.setup.MAX_UPLOAD_BYTES` (256 KiB).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -20,12 +20,33 @@ from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ikusa.engine.errors import IkusaError
 from ikusa.server.errors import ServiceError
 from ikusa.server.settings import ServerSettings
 
 MAX_BODY_BYTES = 1024 * 1024
+
+
+class BodyLimit:
+    """413 for a request whose ``Content-Length`` is above :data:`MAX_BODY_BYTES` (or not a number).
+
+    A plain ASGI middleware: unlike ``@app.middleware("http")`` it adds nothing to a response
+    in flight (an SSE stream's events pass straight through)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            length = next((v for k, v in scope["headers"] if k == b"content-length"), None)
+            if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+                response = JSONResponse({"error": f"the request is larger than the limit of "
+                                                  f"{MAX_BODY_BYTES // 1024} KiB"}, status_code=413)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
@@ -77,13 +98,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                  for e in errors]
         return JSONResponse({"error": "; ".join(parts) or "invalid request"}, status_code=422)
 
-    @app.middleware("http")
-    async def _limit(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            return JSONResponse({"error": f"the request is larger than the limit of {MAX_BODY_BYTES // 1024} KiB"},
-                                status_code=413)
-        return await call_next(request)
+    app.add_middleware(BodyLimit)
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> Response:

@@ -15,11 +15,12 @@ keeps the cookie off cross-site POSTs; this is the second lock.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ikusa.server.errors import Forbidden
 from ikusa.server.projection import Principal
@@ -62,19 +63,36 @@ def same_origin(request: Request) -> bool:
     return parts.netloc.lower() == host.lower()
 
 
+class _Guard:
+    """The cross-site check and the headers of every response, as a plain ASGI middleware
+    (``@app.middleware("http")`` would pass every event of an SSE stream through a queue)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["Referrer-Policy"] = "no-referrer"
+                headers.setdefault("X-Content-Type-Options", "nosniff")
+            await send(message)
+
+        if scope["method"] in UNSAFE and not same_origin(Request(scope)):
+            refused = JSONResponse({"error": "cross-site request refused (Origin is another site)"}, status_code=403)
+            await refused(scope, receive, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)
+
+
 def install(app: FastAPI) -> None:
     """The join route, the Referrer-Policy header and the cross-site check."""
 
-    @app.middleware("http")
-    async def _guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        if request.method in UNSAFE and not same_origin(request):
-            response: Response = JSONResponse({"error": "cross-site request refused (Origin is another site)"},
-                                              status_code=403)
-        else:
-            response = await call_next(request)
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        return response
+    app.add_middleware(_Guard)
 
     @app.get("/join/{token}", include_in_schema=False)
     def join(token: str, request: Request) -> Response:

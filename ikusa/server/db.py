@@ -33,6 +33,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from ikusa.engine.errors import InputError
 
+#: SQLite connections kept open per process (one per worker thread)
+SQLITE_POOL = 40
+
 
 class Base(DeclarativeBase):
     pass
@@ -104,7 +107,10 @@ def make_engine(db: str) -> Engine:
         raise InputError(f"not a database URL: {exc}", field="--db") from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        # as many kept connections as worker threads (anyio's 40): a connection made per request
+        # (and its pragmas) cost more than the query it serves
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               pool_size=SQLITE_POOL, max_overflow=SQLITE_POOL)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:

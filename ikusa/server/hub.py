@@ -9,25 +9,41 @@ With PostgreSQL the writer instead sends ``NOTIFY ikusa_tables, '<id> <version>'
 its transaction (delivered on commit), and :class:`PgListener`, one thread per process
 ``LISTEN``\\ ing on its own connection, publishes what arrives into the local hub; so an
 action posted to one ``ikusa serve`` process reaches the SSE clients of every other one.
+
+A revoked or rotated link ends its open streams: :meth:`Hub.close` (``table_id`` and the
+SHA-256 hashes of the revoked tokens) marks every subscription opened with one of them
+closed, and its stream ends without sending anything more.  With PostgreSQL the revoker
+sends ``NOTIFY ikusa_tables, '<id> revoke <hash>,<hash>…'`` instead, so the streams of
+every process end.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager, suppress
 
 CHANNEL = "ikusa_tables"
+#: the word of a NOTIFY payload that closes streams: ``"<table_id> revoke <hash>,<hash>"``
+REVOKE = "revoke"
+
+
+def revoke_payload(table_id: str, token_hashes: Collection[str]) -> str:
+    """The NOTIFY payload that closes the streams of ``token_hashes`` in every process."""
+    return f"{table_id} {REVOKE} {','.join(sorted(token_hashes))}"
 
 
 class Subscription:
-    """One subscriber's mailbox: the newest version published for its table."""
+    """One subscriber's mailbox: the newest version published for its table, and whether
+    the link it was opened with has been revoked (:attr:`closed`)."""
 
-    def __init__(self, table_id: str, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, table_id: str, loop: asyncio.AbstractEventLoop, token_hash: str = "") -> None:
         self.table_id = table_id
         self.loop = loop
+        self.token_hash = token_hash
         self.latest = 0
+        self.closed = False
         self._event = asyncio.Event()
 
     def _offer(self, version: int) -> None:  # runs in the subscriber's loop
@@ -35,15 +51,20 @@ class Subscription:
             self.latest = version
             self._event.set()
 
+    def _close(self) -> None:  # runs in the subscriber's loop
+        self.closed = True
+        self._event.set()
+
     async def next(self, seen: int, timeout: float | None = None) -> int | None:
-        """Wait for a version newer than ``seen``; ``None`` on timeout."""
-        while self.latest <= seen:
+        """Wait for a version newer than ``seen``; ``None`` on timeout or once :attr:`closed`."""
+        while self.latest <= seen and not self.closed:
             self._event.clear()
             try:
-                await asyncio.wait_for(self._event.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self._event.wait()
             except TimeoutError:
                 return None
-        return self.latest
+        return None if self.closed else self.latest
 
 
 class Hub:
@@ -60,13 +81,26 @@ class Hub:
             with suppress(RuntimeError):  # its loop has closed
                 sub.loop.call_soon_threadsafe(sub._offer, version)
 
+    def close(self, table_id: str, token_hashes: Collection[str]) -> int:
+        """End the streams of ``table_id`` opened with one of ``token_hashes`` (revoked links);
+        returns how many were told."""
+        hashes = set(token_hashes)
+        with self._lock:
+            subs = [s for s in self._subs.get(table_id, ()) if s.token_hash and s.token_hash in hashes]
+        for sub in subs:
+            with suppress(RuntimeError):  # its loop has closed
+                sub.loop.call_soon_threadsafe(sub._close)
+        return len(subs)
+
     def subscribers(self, table_id: str) -> int:
         with self._lock:
             return len(self._subs.get(table_id, ()))
 
     @asynccontextmanager
-    async def subscribe(self, table_id: str) -> AsyncIterator[Subscription]:
-        sub = Subscription(table_id, asyncio.get_running_loop())
+    async def subscribe(self, table_id: str, token_hash: str = "") -> AsyncIterator[Subscription]:
+        """A subscription to ``table_id``; ``token_hash`` (of the link the stream was opened
+        with) lets :meth:`close` end it when that link is revoked."""
+        sub = Subscription(table_id, asyncio.get_running_loop(), token_hash)
         with self._lock:
             self._subs.setdefault(table_id, set()).add(sub)
         try:
@@ -114,9 +148,18 @@ class PgListener:
                     return
 
     def _deliver(self, payload: str) -> None:
-        table_id, _, version = payload.partition(" ")
-        with suppress(ValueError):
-            self.hub.publish(table_id, int(version))
+        deliver(self.hub, payload)
+
+
+def deliver(hub: Hub, payload: str) -> None:
+    """Publish one NOTIFY payload into ``hub``: ``"<id> <version>"`` or ``"<id> revoke <hashes>"``."""
+    table_id, _, rest = payload.partition(" ")
+    word, _, hashes = rest.partition(" ")
+    if word == REVOKE:
+        hub.close(table_id, [h for h in hashes.split(",") if h])
+        return
+    with suppress(ValueError):
+        hub.publish(table_id, int(rest))
 
 
 def libpq_dsn(sqlalchemy_url: str) -> str:

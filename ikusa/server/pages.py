@@ -157,7 +157,8 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
 
         def render_changed(view: dict[str, Any], _p: Principal) -> list[ServerSentEvent]:
             out = []
-            frags = fragments(view)
+            # rendered once per version for every client of this role and name (never shared wider)
+            frags = dict(svc(request).memo(p, view, "fragments", lambda: fragments(view)))
             if speakable(view):  # the palette buttons show the unit's current numbers; ``turn`` stays last
                 turn = frags.pop("turn")
                 frags["palette"] = palette_html(view, store.texts(table_id))

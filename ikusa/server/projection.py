@@ -9,7 +9,9 @@ the SSE streams and the JSON API all render from this view, never from the state
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ikusa.engine.dice_request import DiceRequest
@@ -23,11 +25,15 @@ PUBLIC_UNIT_FIELDS = ("id", "name", "side", "status", "incapacitated", "down", "
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who is asking: ``role`` is ``gm``, ``player`` (with ``name``) or ``spectator``."""
+    """Who is asking: ``role`` is ``gm``, ``player`` (with ``name``) or ``spectator``.
+
+    ``token_hash`` is the SHA-256 of the link it came from (empty when made in code): a
+    stream opened with it ends when that link is revoked.  It is not part of equality."""
 
     table_id: str
     role: str
     name: str = ""
+    token_hash: str = field(default="", compare=False, repr=False)
 
     @property
     def who(self) -> str:
@@ -56,6 +62,11 @@ def may_answer(state: TableState, principal: Principal) -> bool:
 
 
 def _summary_units(state: TableState) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The system's summary (once per version, for every role): its units and the rest."""
+    return state.memo("summary", lambda: _split_summary(state))
+
+
+def _split_summary(state: TableState) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     summary = dict(state.combat.state.summary())
     units = summary.pop("units", None)
     if units is None:
@@ -71,6 +82,7 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
     """The view of ``state`` for ``principal`` (JSON-serialisable)."""
     gm = principal.is_gm
     units_raw, board = _summary_units(state)
+    board = dict(board)
     units: list[dict[str, Any]] = []
     for u in units_raw:
         uid = str(u.get("id"))
@@ -134,15 +146,28 @@ def _typed_so_far(state: TableState) -> list[dict[str, Any]]:
     return [{"value": d.value, "sides": d.sides, "by": d.by} for d in p.dice]
 
 
-def _tracker(state: TableState, principal: Principal) -> dict[str, Any] | None:
-    """The core's tracker board (``ikusa/systems/<id>/board.py``) as the role may see it."""
-    import importlib
+_BOARDS: dict[str, Callable[[Any], dict[str, Any]] | None] = {}
 
-    try:
-        mod = importlib.import_module(f"ikusa.systems.{state.setup.system}.board")
-    except ImportError:
+
+def _board_of(system: str) -> Callable[[Any], dict[str, Any]] | None:
+    """The system's ``board(state)`` (``ikusa/systems/<id>/board.py``), imported once."""
+    if system not in _BOARDS:
+        try:
+            mod = importlib.import_module(f"ikusa.systems.{system}.board")
+        except ImportError:
+            _BOARDS[system] = None
+        else:
+            _BOARDS[system] = mod.board
+    return _BOARDS[system]
+
+
+def _tracker(state: TableState, principal: Principal) -> dict[str, Any] | None:
+    """The core's tracker board (``ikusa/systems/<id>/board.py``) as the role may see it
+    (the board itself is made once per version)."""
+    make = _board_of(state.setup.system)
+    if make is None:
         return None
-    board: dict[str, Any] = mod.board(state.combat.state)
+    board: dict[str, Any] = state.memo("board", lambda: make(state.combat.state))
     if principal.is_gm:
         return board
     hidden_names = [state.names.get(u, u) for u in state.hidden]

@@ -41,7 +41,9 @@ Tables:
   action still waiting for dice)), ``chat``, ``role`` ``{role, name, units}``, ``over``;
   GM also ``can_undo``/``can_redo``.  Views are cached per version and role and shared:
   never mutate one.  ``trim_log(view, since)`` keeps only newer log lines;
-  ``view_json(principal, min_version, log_since)`` → ``(version, text)``.
+  ``view_json(principal, min_version, log_since)`` → ``(version, text)``;
+  ``memo(principal, view, name, make)`` → ``make()`` once per view and name, shared by the
+  clients of that role and name only (a page's HTML fragments: render once per version).
 
 Writes (each carries the ``version`` the caller saw; stale → ``Conflict`` with the fresh
 view; each is committed before it returns the new view, then published on the hub):
@@ -55,7 +57,8 @@ view; each is committed before it returns the new view, then published on the hu
 * ``chat(principal, text, version=None)``: any BCDice command (via :func:`ikusa.roll` for the
   table's system) or plain text; ``S`` prefix = secret.  ``reveal(principal, seq)``.
 * ``rotate(principal, role, name="")`` → the new token (old one revoked);
-  ``revoke(principal, role, name="")``; ``links(principal)`` (GM) lists the roles.
+  ``revoke(principal, role, name="")``; ``links(principal)`` (GM) lists the roles.  A revoked
+  link's open SSE streams end at once, in every process (``Hub.close``; PostgreSQL: NOTIFY).
 * ``export_log(principal)`` → the ``ikusa-log`` JSON ``ikusa play --load`` resumes.
 
 Live: ``ikusa.server.sse.view_events(request, principal, render)`` is the async iterator of
@@ -71,20 +74,25 @@ import random
 import secrets
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select, text, update
+from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
+import ikusa
 from ikusa.dice.source import RandomSource
 from ikusa.engine.errors import IkusaError, InputError
-from ikusa.server.db import Base, EntryRow, TableRow, TokenRow, is_postgres
+from ikusa.engine.rulings import parse_ruling, ruling_to_json
+from ikusa.engine.runner import policy_for
+from ikusa.server.cache import CachedView, SetupCache, ViewCache, trim_log
+from ikusa.server.db import Base, TokenRow, is_postgres
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
-from ikusa.server.hub import CHANNEL, Hub
+from ikusa.server.hub import CHANNEL, Hub, revoke_payload
 from ikusa.server.projection import Principal, may_answer, owns, project
-from ikusa.server.setup import MAX_UPLOAD_BYTES, TableSetup, load_setup, parse_text
+from ikusa.server.setup import MAX_UPLOAD_BYTES, TableSetup, parse_text
 from ikusa.server.table import TableState
 
 #: AI decisions made in one request at most (an all-AI battle still ends: it continues next request)
@@ -93,6 +101,23 @@ MAX_CHAT = 400
 
 
 Row = tuple[int, str, str, dict[str, Any]]
+
+__all__ = ["Created", "TableService", "hash_token", "trim_log"]
+
+_TABLES = Base.metadata.tables["tables"]
+_ENTRIES = Base.metadata.tables["entries"]
+_TOKENS = Base.metadata.tables["tokens"]
+# built once: SQLAlchemy compiles each statement once and reuses it (a write is 2 statements)
+_BUMP = (update(_TABLES).where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.version == bindparam("b_seen"))
+         .values(version=bindparam("b_new")))
+_INSERT_ENTRIES = insert(_ENTRIES)
+_INSERT_TOKENS = insert(_TOKENS)
+_TABLE = select(_TABLES.c.setup, _TABLES.c.seed).where(_TABLES.c.id == bindparam("b_id"))
+_NEWER = (select(_ENTRIES.c.seq, _ENTRIES.c.kind, _ENTRIES.c.author, _ENTRIES.c.payload)
+          .where(_ENTRIES.c.table_id == bindparam("b_id"), _ENTRIES.c.seq > bindparam("b_seq"))
+          .order_by(_ENTRIES.c.seq))
+_LINK = (select(_TOKENS.c.table_id, _TOKENS.c.role, _TOKENS.c.name, _TOKENS.c.revoked)
+         .where(_TOKENS.c.token_hash == bindparam("b_hash")))
 
 
 def hash_token(token: str) -> str:
@@ -104,14 +129,6 @@ class Created:
     id: str
     version: int
     tokens: dict[str, Any] = field(default_factory=dict)
-
-
-def trim_log(view: dict[str, Any], log_since: int | None) -> dict[str, Any]:
-    """``view`` with only the log lines after version ``log_since`` (``None``: the whole log);
-    the trimmed view says so as ``"log_since": n`` (a client appends them to what it has)."""
-    if log_since is None:
-        return view
-    return {**view, "log": [i for i in view["log"] if i["seq"] > log_since], "log_since": log_since}
 
 
 def _user_error(exc: IkusaError) -> Unprocessable:
@@ -128,39 +145,58 @@ class TableService:
         self._states: dict[str, TableState] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
-        self._views: dict[tuple[str, str, str], tuple[tuple[int, int], dict[str, Any], None]] = {}
-        self._texts: dict[tuple[str, str, str], tuple[dict[str, Any], dict[int | None, str]]] = {}
+        self.views = ViewCache()
+        self.setups = SetupCache()
+        self._sqlite_writer = threading.Lock()
+
+    def _writing(self) -> AbstractContextManager[Any]:
+        """Around every write transaction.  SQLite has one writer at a time, and a writer that
+        finds the file locked sleeps in the busy handler (up to 100 ms a try): so this process's
+        writers take turns here instead, each holding the file for one short transaction.
+        PostgreSQL writes of different tables do not wait for each other."""
+        return nullcontext() if self.postgres else self._sqlite_writer
 
     # -- tokens ---------------------------------------------------------------------------------
     def principal(self, token: str, table_id: str | None = None) -> Principal:
         """The principal a token stands for; ``Forbidden`` if forged, revoked or another table's."""
         if not token or len(token) > 200:
             raise Forbidden("invalid link")
-        with Session(self.engine) as s:
-            row = s.scalar(select(TokenRow).where(TokenRow.token_hash == hash_token(token)))
+        digest = hash_token(token)
+        with self.engine.connect() as conn:
+            row = conn.execute(_LINK, {"b_hash": digest}).first()
         if row is None or row.revoked or (table_id is not None and row.table_id != table_id):
             raise Forbidden("this link is not valid for this table (forged, revoked or another table's)")
-        return Principal(row.table_id, row.role, row.name)
+        return Principal(row.table_id, row.role, row.name, digest)
 
-    def _new_token(self, s: Session, table_id: str, role: str, name: str = "") -> str:
+    def link_active(self, principal: Principal) -> bool:
+        """Whether the link ``principal`` came from is still valid (not revoked since)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(_LINK, {"b_hash": principal.token_hash}).first()
+        return row is not None and not row.revoked
+
+    def _new_token(self, s: Session | Connection, table_id: str, role: str, name: str = "") -> str:
         token = secrets.token_urlsafe(32)
-        s.add(TokenRow(table_id=table_id, role=role, name=name, token_hash=hash_token(token)))
+        s.execute(_INSERT_TOKENS, [{"table_id": table_id, "role": role, "name": name, "token_hash": hash_token(token),
+                                    "revoked": False}])
         return token
 
     def rotate(self, principal: Principal, role: str, name: str = "") -> str:
         """Revoke the link(s) of ``role``/``name`` and issue a new one (GM only)."""
         self._require_gm(principal)
         self._check_role(principal.table_id, role, name)
-        with Session(self.engine) as s, s.begin():
-            self._revoke(s, principal.table_id, role, name)
-            return self._new_token(s, principal.table_id, role, name)
+        with self._writing(), Session(self.engine) as s, s.begin():
+            revoked = self._revoke(s, principal.table_id, role, name)
+            token = self._new_token(s, principal.table_id, role, name)
+        self._close_streams(principal.table_id, revoked)
+        return token
 
     def revoke(self, principal: Principal, role: str, name: str = "") -> None:
         """Revoke the link(s) of ``role``/``name`` (GM only); a later ``rotate`` issues a new one."""
         self._require_gm(principal)
         self._check_role(principal.table_id, role, name)
-        with Session(self.engine) as s, s.begin():
-            self._revoke(s, principal.table_id, role, name)
+        with self._writing(), Session(self.engine) as s, s.begin():
+            revoked = self._revoke(s, principal.table_id, role, name)
+        self._close_streams(principal.table_id, revoked)
 
     def links(self, principal: Principal) -> list[dict[str, Any]]:
         """The table's links (role, name, active) for the GM; tokens themselves are not stored."""
@@ -176,10 +212,22 @@ class TableService:
         if role == "player" and name not in self._state(table_id).players():
             raise Unprocessable(f"no player {name!r} at this table")
 
-    @staticmethod
-    def _revoke(s: Session, table_id: str, role: str, name: str) -> None:
-        s.execute(update(TokenRow).where(TokenRow.table_id == table_id, TokenRow.role == role,
-                                         TokenRow.name == name).values(revoked=True))
+    def _revoke(self, s: Session, table_id: str, role: str, name: str) -> list[str]:
+        """Revoke the active links of ``role``/``name``; their hashes (on PostgreSQL the NOTIFY
+        that ends their streams in every process goes with the transaction)."""
+        where = (TokenRow.table_id == table_id, TokenRow.role == role, TokenRow.name == name,
+                 TokenRow.revoked.is_(False))
+        hashes = list(s.scalars(select(TokenRow.token_hash).where(*where)))
+        if hashes:
+            s.execute(update(TokenRow).where(*where).values(revoked=True))
+            if self.postgres:
+                s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": revoke_payload(table_id, hashes)})
+        return hashes
+
+    def _close_streams(self, table_id: str, hashes: list[str]) -> None:
+        """End the open streams of revoked links (committed first; PostgreSQL: by NOTIFY)."""
+        if hashes and not self.postgres:
+            self.hub.close(table_id, hashes)
 
     # -- creating -------------------------------------------------------------------------------
     def preview(self, text_: str, fmt: str = "yaml") -> TableSetup:
@@ -187,7 +235,7 @@ class TableService:
         if len(text_.encode("utf-8")) > MAX_UPLOAD_BYTES:
             raise TooLarge(f"the encounter is larger than the limit of {MAX_UPLOAD_BYTES // 1024} KiB")
         try:
-            return load_setup(parse_text(text_, fmt))
+            return self.setups.get(parse_text(text_, fmt))
         except IkusaError as exc:
             raise _user_error(exc) from None
 
@@ -196,7 +244,7 @@ class TableService:
 
     def create_document(self, document: dict[str, Any], seed: int | None = None) -> Created:
         try:
-            setup = load_setup(document)
+            setup = self.setups.get(document)
         except IkusaError as exc:
             raise _user_error(exc) from None
         return self._create(setup, seed, [])
@@ -215,7 +263,7 @@ class TableService:
         payload = {"entries": log.get("entries", []), "redo": log.get("redo", []), "partial": log.get("partial")}
         seed = log.get("seed") if isinstance(log.get("seed"), int) else None
         try:
-            setup = load_setup(setup_doc)
+            setup = self.setups.get(setup_doc)
         except IkusaError as exc:
             raise _user_error(exc) from None
         return self._create(setup, seed, [("replay", "import", payload)])
@@ -232,15 +280,14 @@ class TableService:
             raise _user_error(exc) from None
         entries += self._ai_chain(state)
         tokens: dict[str, Any] = {"players": {}}
-        with Session(self.engine) as s, s.begin():
-            s.add(TableRow(id=table_id, system=setup.system, title=setup.title[:200], setup=setup.document,
-                           seed=seed, version=state.version))
-            s.flush()
-            self._insert(s, table_id, entries)
-            tokens["gm"] = self._new_token(s, table_id, "gm")
+        with self._writing(), self.engine.begin() as conn:
+            conn.execute(insert(_TABLES).values(id=table_id, system=setup.system, title=setup.title[:200],
+                                                setup=setup.document, seed=seed, version=state.version))
+            self._insert(conn, table_id, entries)
+            tokens["gm"] = self._new_token(conn, table_id, "gm")
             for name in state.players():
-                tokens["players"][name] = self._new_token(s, table_id, "player", name)
-            tokens["spectator"] = self._new_token(s, table_id, "spectator")
+                tokens["players"][name] = self._new_token(conn, table_id, "player", name)
+            tokens["spectator"] = self._new_token(conn, table_id, "spectator")
         with self._guard:
             self._states[table_id] = state
         return Created(table_id, state.version, tokens)
@@ -258,26 +305,22 @@ class TableService:
     def _synced(self, table_id: str, min_version: int | None = None, trust_cache: bool = False) -> TableState:
         """The cached state if it is new enough (``min_version``, or ``trust_cache`` on the write
         path, where the compare-and-set catches another process's write), else synced with the
-        database: one version read, then only the entries it lacks."""
+        database: a kept state reads only the entries it lacks (one query; none newer: it is
+        current), a table not kept yet is replayed from its setup."""
         st = self._states.get(table_id)
         if st is not None and (trust_cache or (min_version is not None and st.version >= min_version)):
             return st
-        if st is not None:
-            with self.engine.connect() as conn:
-                db_version = conn.execute(select(TableRow.version).where(TableRow.id == table_id)).scalar()
-            if db_version == st.version:
+        with self.engine.connect() as conn:
+            if st is not None:
+                for r in conn.execute(_NEWER, {"b_id": table_id, "b_seq": st.version}):
+                    st.append(r.seq, r.kind, r.author, r.payload)  # another process wrote these
                 return st
-        with Session(self.engine) as s:
-            row = s.get(TableRow, table_id)
+            row = conn.execute(_TABLE, {"b_id": table_id}).first()
             if row is None:
                 raise NotFound(f"no table {table_id!r}")
-            if st is None or st.version > row.version:
-                st = TableState(load_setup(row.setup), row.seed)
-            if st.version < row.version:
-                rows = s.scalars(select(EntryRow).where(EntryRow.table_id == table_id, EntryRow.seq > st.version)
-                                 .order_by(EntryRow.seq)).all()
-                for r in rows:
-                    st.append(r.seq, r.kind, r.author, r.payload)
+            st = TableState(self.setups.get(row.setup), row.seed)
+            for r in conn.execute(_NEWER, {"b_id": table_id, "b_seq": 0}):  # committed entries: a prefix
+                st.append(r.seq, r.kind, r.author, r.payload)
         with self._guard:
             self._states[table_id] = st
         return st
@@ -285,39 +328,29 @@ class TableService:
     def view(self, principal: Principal, min_version: int | None = None) -> dict[str, Any]:
         """The table as ``principal``'s role may see it.  Views are cached per version and role
         and shared between callers: read them, never change them."""
-        return self._cached(principal, min_version)[0]
+        return self.cached_view(principal, min_version).view
+
+    def cached_view(self, principal: Principal, min_version: int | None = None) -> CachedView:
+        """:meth:`view` with its memo (see :meth:`memo`)."""
+        if min_version is not None:
+            hit = self.views.peek(principal, min_version)
+            if hit is not None:
+                return hit
+        with self._lock(principal.table_id):
+            return self.views.view(self._synced(principal.table_id, min_version), principal)
 
     def view_json(self, principal: Principal, min_version: int | None = None,
                   log_since: int | None = None) -> tuple[int, str]:
         """``(version, text)``: :meth:`view` as JSON (``<>&`` escaped), encoded once per version,
         role and ``log_since`` (see :func:`trim_log`)."""
-        view, key = self._cached(principal, min_version)
-        with self._guard:
-            texts = self._texts.get(key)
-            if texts is None or texts[0] is not view:
-                texts = (view, {})
-                self._texts[key] = texts
-            text_ = texts[1].get(log_since)
-        if text_ is None:
-            from ikusa.server.sse import dumps
+        cached = self.cached_view(principal, min_version)
+        return cached.version, self.views.json(cached, log_since)
 
-            text_ = dumps(trim_log(view, log_since))
-            with self._guard:
-                texts[1][log_since] = text_
-        return int(view["version"]), text_
-
-    def _cached(self, principal: Principal, min_version: int | None) -> tuple[dict[str, Any], tuple[str, str, str]]:
-        key = (principal.table_id, principal.role, principal.name)
-        with self._lock(principal.table_id):
-            st = self._synced(principal.table_id, min_version)
-            with self._guard:
-                entry = self._views.get(key)
-            if entry is not None and entry[0] == (id(st), st.version):
-                return entry[1], key
-            view = project(st, principal)
-            with self._guard:
-                self._views[key] = ((id(st), st.version), view, None)
-            return view, key
+    def memo(self, principal: Principal, view: dict[str, Any], name: str, make: Callable[[], Any]) -> Any:
+        """``make()`` once per ``view`` (one of :meth:`view`'s) and ``name``, shared by every client
+        of ``principal``'s role and name; a view no longer kept just calls ``make()``."""
+        cached = self.views.find(principal, view)
+        return make() if cached is None else self.views.derive(cached, name, make)
 
     def version(self, table_id: str) -> int:
         return self._state(table_id).version
@@ -379,8 +412,6 @@ class TableService:
             raise Unprocessable(f"text: a chat line is 1 to {MAX_CHAT} characters")
 
         def build(st: TableState, rows: list[Row]) -> None:
-            import ikusa
-
             try:
                 result = ikusa.roll(line, st.setup.system, dice=RandomSource(self._seed(st, "chat")))
             except IkusaError:
@@ -445,7 +476,7 @@ class TableService:
             except BaseException:
                 self._drop(table_id, st, start)
                 raise
-            view = project(st, principal)
+            view = self.views.view(st, principal).view
         if rows and not self.postgres:
             self.hub.publish(table_id, st.version)
         return view
@@ -454,13 +485,12 @@ class TableService:
         if force or st.version != start:  # the cache holds entries that were not committed
             with self._guard:
                 self._states.pop(table_id, None)
+            self.views.drop(table_id)
 
     def _commit(self, table_id: str, start: int, rows: list[Row]) -> None:
         new = rows[-1][0]
-        tables = Base.metadata.tables["tables"]
-        with self.engine.begin() as conn:
-            res = conn.execute(update(tables).where(tables.c.id == table_id, tables.c.version == start)
-                               .values(version=new))
+        with self._writing(), self.engine.begin() as conn:  # one short transaction: compare-and-set, entries
+            res = conn.execute(_BUMP, {"b_id": table_id, "b_seen": start, "b_new": new})
             if res.rowcount != 1:
                 raise Conflict("the table changed (another writer was first)")
             self._insert(conn, table_id, rows)
@@ -470,7 +500,7 @@ class TableService:
     @staticmethod
     def _insert(conn: Connection | Session, table_id: str, rows: list[Row]) -> None:
         if rows:
-            conn.execute(insert(Base.metadata.tables["entries"]), [
+            conn.execute(_INSERT_ENTRIES, [
                 {"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120], "payload": payload}
                 for seq, kind, author, payload in rows])
 
@@ -529,8 +559,6 @@ class TableService:
                 raise Unprocessable(f"ruling.unit: unknown unit {unit!r}")
             clean: dict[str, Any] = {"op": op, "unit": unit, "reason": str(ruling.get("reason", ""))[:500]}
         else:
-            from ikusa.engine.rulings import parse_ruling, ruling_to_json
-
             try:
                 clean = ruling_to_json(parse_ruling(ruling))
             except InputError as exc:
@@ -539,8 +567,6 @@ class TableService:
 
     def _ai_chain(self, st: TableState) -> list[Row]:
         """Let AI-controlled units decide until a person must (each decision its own entry)."""
-        from ikusa.engine.runner import policy_for
-
         rows: list[Row] = []
         for _ in range(MAX_AI_CHAIN):
             d = st.decision()

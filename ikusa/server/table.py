@@ -21,8 +21,9 @@ Entry kinds (``payload`` shapes) and the call each makes:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ikusa.dice.source import RandomSource, ScriptedSource
 from ikusa.engine.combat import Combat
@@ -35,6 +36,7 @@ from ikusa.engine.record import entries_from_json
 from ikusa.server.setup import TableSetup
 
 Row = tuple[int, str, str, dict[str, Any]]
+T = TypeVar("T")
 
 
 def seed_for(seed: int, seq: int, salt: str = "") -> int:
@@ -97,6 +99,7 @@ class TableState:
         self.event_items: list[LogItem] = []  # per combat event, its log line (seq, author)
         self.extra_log: list[LogItem] = []  # reveal/hide lines
         self._log_cache: tuple[int, list[LogItem]] | None = None
+        self._memo: tuple[int, dict[str, Any]] = (-1, {})
         self._mark_events(0, "")
 
     # -- replay -----------------------------------------------------------------------------------
@@ -197,8 +200,24 @@ class TableState:
     def over(self) -> bool:
         return self.combat.over
 
+    def memo(self, name: str, make: Callable[[], T]) -> T:
+        """``make()`` once per version (the summary, the board, controls: the same for every
+        role; a projection filters them, never changes them)."""
+        version, memo = self._memo
+        if version != self.version:
+            memo = {}
+            self._memo = (self.version, memo)
+        if name not in memo:
+            memo[name] = make()
+        value: T = memo[name]
+        return value
+
     def control_of(self, unit: str) -> UnitControl:
-        return self.combat.control.of(unit)
+        controls = self.memo("controls", dict[str, UnitControl])
+        ctl = controls.get(unit)
+        if ctl is None:
+            ctl = controls[unit] = self.combat.control.of(unit)
+        return ctl
 
     def players(self) -> dict[str, list[str]]:
         """Player name → the unit ids they control now."""

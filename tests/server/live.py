@@ -81,6 +81,7 @@ class SSEReader:
         self._thread = threading.Thread(target=self._run, daemon=True)
         self.connected = threading.Event()
         self.dropped = threading.Event()
+        self.ended = threading.Event()  # the stream is over (the server ended it, or it went away)
 
     def start(self) -> SSEReader:
         self._thread.start()
@@ -91,6 +92,8 @@ class SSEReader:
             self._read()
         except httpx.TransportError:  # the server went away (the kill -9 tests): the stream ends
             self.dropped.set()
+        finally:
+            self.ended.set()
 
     def _read(self) -> None:
         headers = {"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"}
