@@ -2,7 +2,8 @@
 
 Nothing GM-only leaves here for a player or a spectator: units still hidden (and every log
 line, prompt or dice request that names them), NPC numbers (only a unit's name, side and
-whether it is down), the options of a decision they may not answer, secret chat rolls of
+whether it is down; the log's lines about them lose their resource numbers, see
+:mod:`ikusa.server.redact`), the options of a decision they may not answer, secret chat rolls of
 others (shown as ``（シークレットダイス）`` until revealed) and GM notes.  The HTML pages,
 the SSE streams and the JSON API all render from this view, never from the state.
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ikusa.engine.dice_request import DiceRequest
+from ikusa.server.redact import redact
 from ikusa.server.table import TableState
 
 SECRET_TEXT = "（シークレットダイス）"
@@ -104,8 +106,12 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
             uv["hidden"] = uid in state.hidden
         uv["mine"] = mine
         units.append(uv)
+    npcs = {u: n for u, n in state.names.items() if state.control_of(u).kind != "player"}
+    npc_names = tuple(sorted({n for n in npcs.values() if n}, key=len, reverse=True))
     log = [
-        {"seq": item.seq, "kind": item.kind, "text": item.text, "rule": item.rule, "author": item.author}
+        {"seq": item.seq, "kind": item.kind,
+         "text": item.text if gm else redact(item.text, item.subject in npcs, npc_names),
+         "rule": item.rule, "author": item.author}
         for item in state.log()
         if gm or (not item.gm_only and not (item.mentions & state.hidden))
     ]

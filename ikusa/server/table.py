@@ -55,6 +55,8 @@ class LogItem:
     author: str = ""
     gm_only: bool = False
     mentions: frozenset[str] = frozenset()
+    #: the unit the line is about (its ``unit``/``who``/``id``), whose numbers it may carry
+    subject: str = ""
 
 
 @dataclass(slots=True)
@@ -252,8 +254,9 @@ def _item(ev: Event, seq: int, author: str, names: dict[str, str]) -> LogItem:
     values = {v for v in ev.data.values() if isinstance(v, str)}
     mentions = frozenset(u for u, n in names.items() if u in values or (n and n in ev.text) or u in ev.text)
     gm_only = bool(ev.data.get("gm_only")) or ev.kind == "note"
+    subject = next((v for k in ("unit", "who", "id") if isinstance(v := ev.data.get(k), str)), "")
     return LogItem(seq, ev.kind if ev.kind in ("ruling", "note") else "event", ev.text, ev.rule, author,
-                   gm_only=gm_only, mentions=mentions)
+                   gm_only=gm_only, mentions=mentions, subject=subject)
 
 
 __all__ = ["ChatLine", "LogItem", "Row", "TableState", "entries_from_json", "seed_for"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -87,6 +88,16 @@ def test_whole_battle_never_leaks_gm_only_data(sqlite_client: TestClient) -> Non
     for who in seen:
         npc = next(u for u in get(who)["units"] if u["id"] == "yagyu")
         assert "wounds" not in npc and "vigor" not in npc and "fate_left" not in npc
+    # ... nor its log lines: the GM reads 槍の将's 活力 and 戦力 in them, a player reads ?
+    track = re.compile(r"槍の将[^\n]*?(残り活力|戦力 |限界)-?\d")
+    gm_lines = [item["text"] for item in get("gm")["log"]]
+    assert any(track.search(t) for t in gm_lines)
+    for who in seen:
+        lines = [item["text"] for item in get(who)["log"]]
+        assert len(lines) >= len([t for t in gm_lines if "槍の将" in t]) // 2, who  # the lines stay, redacted
+        assert not [t for t in lines if track.search(t)], who
+        assert any(re.search(r"槍の将[^\n]*(活力|戦力|残り)[^\n]*\?", t) for t in lines), who
+        assert not re.search(r"活力 [^\n]*槍の将\d", "\n".join(lines)), who  # 第N間合 開始: 活力 源三郎11 槍の将?
     # the roller reveals: now everyone sees it
     assert post("bob", f"chat/{secret_seq}/reveal", {}).status_code == 403
     assert post("alice", f"chat/{secret_seq}/reveal", {}).status_code == 200
