@@ -155,7 +155,14 @@ class TableState:
         elif kind == "redo":
             c.redo()
         elif kind == "reroll":
-            c.reroll(str(p.get("reason", "")), by=author)
+            last = c.record[-1] if c.record else None
+            reason = str(p.get("reason", ""))
+            c.reroll(reason, by=author)
+            if last is not None:  # the core keeps the old dice in the entry; the log says it happened
+                who = self.names.get(last.actor, last.actor)
+                old = ", ".join(str(v) for v, _ in last.dice)
+                text = f"GM裁定: {who} の直前の行動を振り直し (旧ダイス {old})" + (f"（{reason}）" if reason else "")
+                self.extra_log.append(LogItem(seq, "ruling", text, "GM", author, mentions=frozenset({last.actor})))
         elif kind == "replay":
             c.restore({"entries": p.get("entries", []), "redo": p.get("redo", []), "partial": p.get("partial")},
                       source="<log>")

@@ -145,3 +145,6 @@ def test_the_gm_rerolls_the_last_decision_from_the_page(sqlite_client: TestClien
     assert len(attacks) == 1, attacks  # the attack again, once, with its new dice
     log = c.get(f"/tables/{t['id']}/export.json", headers=bearer(gm)).text
     assert '"rerolled"' in log and "サイコロが机から落ちた" in log  # the old dice and the reason are kept
+    # the table's log says it happened, for everyone (#8 §4: every reroll is in the log)
+    line = [i["text"] for i in view(c, t, t["tokens"]["players"]["alice"])["log"] if "振り直し" in i["text"]]
+    assert len(line) == 1 and "槍の将" in line[0] and "旧ダイス" in line[0] and "サイコロが机から落ちた" in line[0]
