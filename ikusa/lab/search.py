@@ -3,14 +3,16 @@ ikusa's own state, for every system.
 
 At a decision with more than one legal option it weighs *plans*: an option followed either by
 the system's greedy play (a one-off choice) or by the same option again whenever the same
-unit meets the same kind of decision and the option is legal ("keep doing this": aim at that
-target, use that technique; greedy otherwise).  Everybody else plays greedy.  A simulation
+unit meets the same kind of decision ("keep doing this": aim at that target, use that
+technique; the same key with other numbers, such as another DP, if the key itself is not legal;
+greedy otherwise).  Everybody else plays greedy.  A simulation
 clones the state, applies the plan's first option and plays the battle out with dice from a
 fresh seeded :class:`~ikusa.lab.crn.CrnSource` (one *determinisation* of chance).
 
 The budget (simulations per decision) is spent by **sequential halving** (Karnin, Koren and
 Somekh 2013): every plan gets the same few simulations, the better half goes on, and so on
-until one is left, so a budget of a few dozen suffices for a decision of 40 options.  Every
+until one is left, so a budget of a few dozen suffices for a decision of 40 options; where
+there are more plans than simulations, greedy's two and a seeded sample of the others race.  Every
 plan in a round shares that round's seeds (common random numbers), so plans are compared on
 the same luck, and the scores of the plans still in the race are paired sums.  Greedy's own
 choice with greedy play stays in the race to the end as the baseline, and the search leaves it
@@ -21,7 +23,8 @@ Cloning: a state's own ``clone()`` where it has one (fantasy: a deep copy that s
 encounter, 0.4 ms), else ``copy.deepcopy``, else **replaying its combat record** onto a fresh
 state (the record holds every decision and its dice): the maai state holds mapping proxies
 and closures and the sengensyou state a generator, none of which can be copied (maai replays
-mid-duel in 0.7 ms).  ``bench/bench_lab.py`` prints the costs.  The policy is therefore bound
+mid-duel in 0.7 ms; sengensyou about 19 ms, most of it the odds of every option of every
+decision replayed, hence ``search:N:action``).  ``bench/bench_lab.py`` prints the costs.  The policy is therefore bound
 to the :class:`~ikusa.engine.combat.Combat` it plays in (:meth:`SearchPolicy.bind`); the lab's
 battle loop and :func:`ikusa.engine.runner.run_ai` do that.
 
