@@ -1,8 +1,9 @@
 """The balance lab's speed: battles/s of one ``ikusa lab sweep`` point on 1 and 2 worker
 processes and on a Dask LocalCluster (2 workers), all in the same run, with the speed-up over
 one worker (target ≥ 1.8× on 2 workers with processes); and the search policy's cost per
-decision in every system, beside the greedy policy's whole-battle cost and both ways of cloning a
-state (replaying the record, ``copy.deepcopy``).
+decision in every system (on the README's search-vs-greedy examples), beside the greedy policy's
+whole-battle cost and the ways of cloning a state (replaying the record, ``copy.deepcopy``, the
+state's own ``clone()``).
 
 Run: ``python -m bench.bench_lab [BATTLES] [--repeat R]`` (default 3,000 maai duels, 2 rounds,
 interleaved; the best round of each backend is printed, the machine being shared).
@@ -28,10 +29,11 @@ from ikusa.lab.seeds import Task
 
 ROOT = Path(__file__).resolve().parent.parent / "examples"
 DUEL = ROOT / "maai" / "duel.yaml"
+#: (encounter, side, policy, battles): the README's search-vs-greedy examples
 SEARCH_CASES = [
-    (ROOT / "maai" / "duel.yaml", "味方", 100, 3),
-    (ROOT / "fantasy" / "water_fight.yaml", "party", 20, 1),
-    (ROOT / "sengensyou" / "spellcard_duel.yaml", "reimu_side", 8, 1),
+    (ROOT / "maai" / "duel.yaml", "味方", "search:40", 3),
+    (ROOT / "fantasy" / "focus_fire.yaml", "party", "search:30", 3),
+    (ROOT / "sengensyou" / "focus_fire.yaml", "reimu_side", "search:24:action", 1),
 ]
 
 
@@ -51,8 +53,9 @@ def battles_per_second(workers: int, dask: str | None, battles: int) -> tuple[fl
     return battles / run.seconds, time.perf_counter() - t_start
 
 
-def clone_costs(path: Path) -> tuple[float, float | None, int]:
-    """(replay ms, deepcopy ms or None, decisions) at the middle of a greedy battle."""
+def clone_costs(path: Path) -> tuple[float, float | None, float | None, int]:
+    """(replay ms, deepcopy ms or None, the state's clone() ms or None, decisions) at the middle
+    of a greedy battle."""
     loaded = load_encounter(path)
     combat = loaded.new_combat()
     greedy = policy_for(loaded.module, "greedy")
@@ -73,17 +76,24 @@ def clone_costs(path: Path) -> tuple[float, float | None, int]:
         deep: float | None = (time.process_time() - t) / 10 * 1e3
     except (TypeError, copy.Error):
         deep = None
-    return replay, deep, n
+    own: float | None = None
+    clone = getattr(combat.state, "clone", None)
+    if clone is not None:
+        t = time.process_time()
+        for _ in range(10):
+            clone()
+        own = (time.process_time() - t) / 10 * 1e3
+    return replay, deep, own, n
 
 
-def search_cost(path: Path, side: str, budget: int, battles: int = 2) -> tuple[float, float, int, str]:
+def search_cost(path: Path, side: str, policy: str, battles: int = 2) -> tuple[float, float, int, str]:
     """(ms per searched decision, ms per greedy battle, simulations per decision, clone method)."""
     greedy_player = Player(Variant.read(path))
     t = time.process_time()
     for s in range(battles):
         greedy_player.fight(1000 + s)
     greedy_ms = (time.process_time() - t) / battles * 1e3
-    player = Player(Variant.read(path, (), PolicySpec.parse([f"{side}=search:{budget}"])))
+    player = Player(Variant.read(path, (), PolicySpec.parse([f"{side}={policy}"])))
     pol = player.policies[side]
     assert isinstance(pol, SearchPolicy)
     t = time.process_time()
@@ -109,14 +119,15 @@ def main(argv: list[str]) -> None:
     for name, (rate, wall) in best.items():
         print(f"  {name:32s} {rate:8.0f} battles/s  ×{rate / base:4.2f}  (wall {wall:5.1f} s with start-up)")
     print("  target: ×1.80 on 2 workers with processes")
-    print("search policy (flat Monte Carlo, greedy rollouts), CPU time:")
-    for path, side, budget, runs in SEARCH_CASES:
-        replay, deep, n = clone_costs(path)
-        per, greedy_ms, sims, how = search_cost(path, side, budget, runs)
+    print("search policy (sequential halving over plans, greedy rollouts), CPU time per searched decision:")
+    for path, side, policy, runs in SEARCH_CASES:
+        replay, deep, own, n = clone_costs(path)
+        per, greedy_ms, sims, how = search_cost(path, side, policy, runs)
         deep_s = f"{deep:.2f} ms" if deep is not None else "impossible"
-        print(f"  {path.parent.name}/{path.name}: search:{budget} {per:8.1f} ms per decision ({sims} simulations, "
+        own_s = f", clone() {own:.2f} ms" if own is not None else ""
+        print(f"  {path.parent.name}/{path.name} {side}={policy}: {per:8.1f} ms per decision ({sims} simulations, "
               f"{how}); a whole greedy battle {greedy_ms:.1f} ms; clone at mid-battle ({n // 2} of {n} decisions): "
-              f"replay {replay:.2f} ms, deepcopy {deep_s}")
+              f"replay {replay:.2f} ms, deepcopy {deep_s}{own_s}")
 
 
 if __name__ == "__main__":

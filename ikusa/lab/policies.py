@@ -1,5 +1,6 @@
-"""Policy names as the lab takes them: ``greedy``, ``random``, ``search:200``, and
-``SIDE=POLICY`` to give one side its own policy (``--ai 味方=search:200 --ai greedy``).
+"""Policy names as the lab takes them: ``greedy``, ``random``, ``search:200`` (and
+``search:40:action``: search only decisions of that kind, greedy elsewhere), and ``SIDE=POLICY``
+to give one side its own policy (``--ai 味方=search:200 --ai greedy``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 
 from ikusa.engine.errors import InputError
 from ikusa.engine.protocol import Policy
-from ikusa.lab.search import SearchPolicy, parse_search
+from ikusa.lab.search import SearchPolicy, parse_search_spec
 from ikusa.systems.registry import SystemModule
 
 DEFAULT = "*"
@@ -19,9 +20,9 @@ def make_policy(module: SystemModule, name: str) -> Policy:
     """A system policy by name, or the search policy for ``search[:N]``."""
     from ikusa.engine.runner import policy_for
 
-    budget = parse_search(name)
-    if budget is not None:
-        return SearchPolicy(policy_for(module, "greedy"), budget)
+    spec = parse_search_spec(name)
+    if spec is not None:
+        return SearchPolicy(policy_for(module, "greedy"), *spec)
     return policy_for(module, name)
 
 
@@ -42,7 +43,7 @@ class PolicySpec:
             if not name:
                 raise InputError(f"--ai {item!r}: no policy name (as in greedy, random, search:200, "
                                  "SIDE=POLICY)", field="--ai")
-            parse_search(name)  # a bad budget is named now, not in a worker
+            parse_search_spec(name)  # a bad budget is named now, not in a worker
             out[side] = name
         return cls(tuple(sorted(out.items())))
 

@@ -178,8 +178,10 @@ def _unit_plot(page: Page, points: list[dict[str, Any]]) -> None:
         ax.set_title(title)
         if key == "death_rate":
             ax.set_ylim(0, 1)
-    axes[0].legend(fontsize=7)
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()  # below the panels: it hid bars inside one
+    rows = -(-len(labels) // 3)
+    fig.legend(handles, labels, loc="lower center", ncol=min(3, len(labels)), fontsize=7)
+    fig.tight_layout(rect=(0, 0.05 * rows, 1, 1))
     page.figure("units", "Per unit: damage dealt and taken per battle, and how often it ended down.", fig)
 
 

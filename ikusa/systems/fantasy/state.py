@@ -3,6 +3,7 @@ round/turn machine (turns.py) and the actions (actions.py, options in legal.py).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -270,6 +271,13 @@ class FantasyState:
     def roster(self) -> list[tuple[str, str, str]]:
         """(id, name, side) of every character (issue #8 control)."""
         return [(f.id, f.name, f.side) for f in self.fighters.values()]
+
+    def clone(self) -> FantasyState:
+        """An independent copy for the lab's search policy (issue #11): a deep copy that shares
+        the encounter, its character specs, condition table, battlefield and options, which no
+        battle changes (about 5× cheaper than copying them too)."""
+        shared = (self.enc, self.table, self.field, self.opts, *self.enc.characters)
+        return copy.deepcopy(self, {id(o): o for o in shared})
 
     def summary(self) -> dict[str, Any]:
         chars = []
