@@ -52,8 +52,16 @@ def _done() -> None:
     return None
 
 
-#: reaction options built so far (immutable values, reused: keyed on all they show)
-_REACT_MEMO: dict[tuple[object, ...], Option] = {}
+def defence_key(move: Move | None, aim: int, gi: int) -> object:
+    """What of the attacking maneuver a 防備 depends on: its tags (the catalog's tuple, one object
+    for every unit with the maneuver), or with 照準集中 the catalog maneuver, N and 技."""
+    if move is None:
+        return 0
+    if aim and move.src is not None:
+        return (id(move.src), aim, gi)
+    return id(move.tags)
+
+
 _NOREACT = Option("noreact", "防御しない", cost=0, data={"kind": "noreact"})
 
 
@@ -63,10 +71,11 @@ class AttackFlow(GuardFlow):
     def defence_of(self, target: Unit, move: Move | None, aim: int = 0, gi: int = 0) -> int:
         """防備 of ``target`` against ``move`` (S-R44…S-R48, S-G42; defence.compute_defence),
         with 照準集中 ``aim`` added to the move's tag (S-R51, costs.aim_focus); memoised on what
-        it depends on: the unit's stance and 無防備, the move and the aim."""
+        it depends on: the unit's stance and 無防備, the move's tags (shared by every unit with the
+        maneuver: the catalog's tuple; with 照準集中 the maneuver, N and 技) and the aim."""
         st = target.stance
-        key = (target.id, st.id if st is not None else "", target.defenceless, id(move), aim, target.armour_rev,
-               target.formation, target.sig)
+        key = (target.id, st.id if st is not None else "", target.defenceless, defence_key(move, aim, gi),
+               target.armour_rev, target.formation, target.sig)
         v = self.memo.get(key)
         if v is None:
             tags: tuple[Tag, ...] = ()
@@ -201,7 +210,13 @@ class AttackFlow(GuardFlow):
     def damage_of(self, m: Move, c: Check, kind: CheckKind = "attack") -> Damage:
         """S-R41/S-R43/S-R60 (damage.hit_damage): hit = damage; 会心 = the catalog's crit damage
         (2, special crits 斬馬刀/野太刀 3, 鉄砲 2 + 1 behind)."""
-        return hit_damage(c.outcome, m.damage, m.crit_damage, m.behind_damage, m.crit_behind_damage, kind, self.opts)
+        key = (c.outcome, m.damage, m.crit_damage, m.behind_damage, m.crit_behind_damage, kind)
+        damages = self.caches.damages
+        d = damages.get(key)
+        if d is None:
+            d = damages[key] = hit_damage(c.outcome, m.damage, m.crit_damage, m.behind_damage, m.crit_behind_damage,
+                                          kind, self.opts)
+        return d
 
     # -- hit or miss ------------------------------------------------------------------------
     def _resolve_hit(self, ctx: AttackCtx, extra: str) -> None:
@@ -267,15 +282,16 @@ class AttackFlow(GuardFlow):
     def _build_reaction_options(self, t: Unit, total: int, parry_only: bool) -> list[Option]:
         out: list[Option] = []
         seen: set[str] = set()
+        memo = self.caches.options  # immutable values, reused: keyed on all they show
         for r in t.reservations:
             if r.kind == "defence" and r.id not in seen and t.weapon_usable(r) and (
                     not parry_only or r.defence_type == "parry"):
                 seen.add(r.id)
                 p = p_success(self.defence_modifier(t, r), total)
                 ck: tuple[object, ...] = ("react", r.id, r.name, p)
-                o = _REACT_MEMO.get(ck)
+                o = memo.get(ck)
                 if o is None:
-                    o = _REACT_MEMO[ck] = Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
+                    o = memo[ck] = Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
                                                  data={"kind": "react", "move": r.id, "reserved": True})
                 out.append(o)
         for m in t.defence_moves:  # the unit's defence maneuvers, in order
@@ -285,15 +301,13 @@ class AttackFlow(GuardFlow):
             if cost <= t.vigor or (self.opts.vigor.allow_overspend and not self.is_puppet(t)):
                 p = p_success(self.defence_modifier(t, m), total)
                 ck = ("improv", m.id, m.name, cost, p)
-                o = _REACT_MEMO.get(ck)
+                o = memo.get(ck)
                 if o is None:
-                    o = _REACT_MEMO[ck] = Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
+                    o = memo[ck] = Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
                                                  data={"kind": "react", "move": m.id, "reserved": False})
                 out.append(o)
         if out:
             out.append(_NOREACT)
-            if len(_REACT_MEMO) > 50_000:
-                _REACT_MEMO.clear()
         return out
 
     def defence_modifier(self, t: Unit, m: Move) -> int:

@@ -10,7 +10,7 @@ the problem (an unknown maneuver, a missing ability …).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -162,6 +162,17 @@ class MaaiEncounter(EffectsSetup):
     _catalog: Catalog | None = PrivateAttr(default=None)
     _plain_cost: dict[int, int] = PrivateAttr(default_factory=dict)
     _puppets: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
+    #: the combat flow's caches for this encounter (flow_base.EncounterCaches), made by its first state
+    _flow_caches: Any = PrivateAttr(default=None)
+
+    def flow_caches(self, make: Callable[[MaaiEncounter], Any]) -> Any:
+        """The combat flow's per-encounter caches: made once by ``make`` (the first state of this
+        encounter), then shared by every later state of it; nothing is shared between encounters
+        (a server holding many tables keeps no module-level cache, issue #12)."""
+        c = self._flow_caches
+        if c is None:
+            c = self._flow_caches = make(self)
+        return c
 
     @property
     def opts(self) -> MaaiOptions:

@@ -17,6 +17,7 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.maai.check import OUTCOME_RANK, Check
+from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import MaaiFx, gm_check
 from ikusa.systems.maai.encounter import MaaiEncounter, ResolvedUnit
 from ikusa.systems.maai.moves import Move
@@ -108,11 +109,14 @@ class Wait:
         return {o.key: o for o in self.decision.options}
 
 
-class _Setup:
+class EncounterCaches:
     """What every new state of one encounter reads from it, fetched once (the encounter's
-    private attributes are slow to reach through pydantic)."""
+    private attributes are slow to reach through pydantic), and the flow's caches of immutable
+    values built from it.  One object per encounter (:meth:`MaaiEncounter.flow_caches`), shared
+    by its states; no module-level cache (issue #12)."""
 
-    __slots__ = ("breath_cache", "memo", "opts", "plain_cost", "puppets", "react_cache", "simple_units", "units")
+    __slots__ = ("attacks", "breath_cache", "damages", "limits", "memo", "options", "opts", "plain_cost", "puppets",
+                 "react_cache", "simple_units", "units")
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.opts = enc.opts
@@ -123,25 +127,19 @@ class _Setup:
         self.simple_units: dict[str, bool] = {}
         #: reaction option lists, keyed on all they depend on (attack_flow.reaction_options)
         self.react_cache: dict[tuple[object, ...], list[Option]] = {}
+        #: every distinct breath / move / reaction option built so far, keyed on all it shows
+        #: (options are immutable values: one object serves every state)
+        self.options: dict[tuple[object, ...], Option] = {}
+        #: attack options: (maneuver id, name, cost, within the limit) → (target id, name, odds) → option
+        self.attacks: dict[tuple[object, ...], dict[tuple[object, ...], Option]] = {}
+        #: breath limits by (narrowed, extensions) (breath.breath_limit, S-R27/S-R28/S-G32)
+        self.limits: dict[tuple[object, ...], int] = {}
+        #: hit damage by (outcome, the maneuver's damage numbers, kind) (damage.hit_damage)
+        self.damages: dict[tuple[object, ...], Damage] = {}
         self.plain_cost: dict[int, int] = enc.plain_cost
         self.puppets: dict[str, tuple[str, ...]] = enc.puppets
         side_rank = {s: i for i, s in enumerate(enc.sides)}
         self.units = [(s, enc.resolved(s.id), side_rank[s.side]) for s in enc.units]
-
-
-#: id(encounter) → (encounter, its setup); the encounter is kept to make the id unambiguous
-_SETUPS: dict[int, tuple[MaaiEncounter, _Setup]] = {}
-
-
-def _setup(enc: MaaiEncounter) -> _Setup:
-    hit = _SETUPS.get(id(enc))
-    if hit is not None and hit[0] is enc:
-        return hit[1]
-    if len(_SETUPS) >= 64:
-        _SETUPS.clear()
-    setup = _Setup(enc)
-    _SETUPS[id(enc)] = (enc, setup)
-    return setup
 
 
 class FlowBase:
@@ -149,7 +147,8 @@ class FlowBase:
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.enc = enc
-        setup = _setup(enc)
+        setup: EncounterCaches = enc.flow_caches(EncounterCaches)
+        self.caches = setup
         self.opts = opts = setup.opts
         self.memo = setup.memo
         self.plain_cost: dict[int, int] = setup.plain_cost
