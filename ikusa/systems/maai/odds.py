@@ -23,16 +23,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
-
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from ikusa.dice.odds import frac_text, percent_text
 from ikusa.engine.errors import InputError
 from ikusa.systems.command_syntax import ARITH, eval_int, split_command
 from ikusa.systems.maai.check import OUTCOME_RANK, Check, Outcome, clamp_modifier
+
+if TYPE_CHECKING:  # rich is imported by render() only: ``ikusa odds --json`` never loads it (issue #12)
+    from rich.console import RenderableType
+    from rich.table import Table
 
 #: S-R05: the TN grid
 TN_GRID: tuple[int, ...] = tuple(range(5, 20, 2))
@@ -225,6 +225,10 @@ class MaaiOdds:
         }
 
     def render(self) -> RenderableType:
+        from rich.console import Group
+        from rich.table import Table
+        from rich.text import Text
+
         k = self.fate_uses
         head = Text.assemble(
             ("maai ", "bold"), (f"2D10{clamp_modifier(self.modifier):+d} ≥ {self.target}", "bold cyan"),
@@ -257,6 +261,9 @@ class MaaiOdds:
         return Group(*parts)
 
     def _grid(self, table: list[tuple[int, list[Fraction]]], label: str) -> Table:
+        from rich.table import Table
+        from rich.text import Text
+
         grid = Table(title=f"成功率: 2D10+修正 ≥ 目標値 ({label})", title_justify="left")
         grid.add_column("修正", justify="right")
         for t in TN_GRID:
