@@ -2,15 +2,16 @@
 
 ``python -m bench.bench_large [--sizes 20,100,200,400,1000] [--rounds R] [--baseline]``
 
-N-vs-N 雑 (N/2 雑 with a 刀 on each side, one zone, the greedy AI on both sides, seeded dice), full
-rules, driving the state directly as bench_maai_duels does.  For every size it prints the CPU
-cost per decision (the battles with seeds 1…R; small sizes repeated, median of the passes), the whole battle's CPU time
-and the peak memory the battle allocates (tracemalloc, in a separate run: tracing slows the
-code), and the cost per decision relative to the smallest size.  Targets: at 400 units at
-most 3x the cost at 20 units, a 200-vs-200 battle under 1 s, under 80 MiB at 1,000 units.
+N-vs-N 雑 (N/2 雑 with a 刀 on each side, one zone, the greedy AI on both sides, seeded dice),
+full rules, driving the state directly as bench_maai_duels does.  For every size it prints the
+CPU cost per decision (the battles with seeds 1…R; small sizes repeated, median of the passes),
+the whole battle's CPU time, the peak memory of building the encounter and fighting one battle
+(tracemalloc, in a separate run: tracing slows the code), and the cost per decision relative to
+the smallest size.  Targets: at 400 units at most 3x the cost at 20 units, a 200-vs-200 battle
+under 1 s, under 80 MiB at 1,000 units.
 
 ``--baseline`` runs the same sizes on issue #12's baseline (commit 8aba570, bench/baseline.py)
-in a subprocess per round, interleaved with this checkout (also one subprocess per round).
+in a subprocess per size, interleaved with this checkout (also one subprocess per size).
 """
 
 from __future__ import annotations
@@ -63,11 +64,11 @@ def battle(enc: MaaiEncounter, seed: int) -> tuple[float, int, str | None]:
     return time.process_time() - c0, n, state.winner
 
 
-def peak_mib(enc: MaaiEncounter, seed: int) -> float:
-    """Peak memory one battle allocates (MiB), traced."""
+def peak_mib(units: int, seed: int) -> float:
+    """Peak memory (MiB) traced while building the encounter and fighting one battle of it."""
     tracemalloc.start()
     try:
-        battle(enc, seed)
+        battle(build(units), seed)
         return tracemalloc.get_traced_memory()[1] / 2**20
     finally:
         tracemalloc.stop()
@@ -87,7 +88,7 @@ def measure(units: int, rounds: int) -> dict[str, Any]:
     return {"units": units, "per_decision_us": statistics.median(passes),
             "battle_s": statistics.median(cpu for cpu, _, _ in runs),
             "decisions": statistics.median(n for _, n, _ in runs),
-            "winners": [w for _, _, w in runs], "peak_mib": peak_mib(enc, 1)}
+            "winners": [w for _, _, w in runs], "peak_mib": peak_mib(units, 1)}
 
 
 # Both sides run this very file with runpy: its ``ikusa`` imports resolve in the tree on
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"maai N-vs-N 雑, greedy, one zone; CPU per decision over the battles of seeds "
-          f"1…{args.rounds} (small sizes: median of repeated passes); peak memory of one battle (tracemalloc)")
+          f"1…{args.rounds} (small sizes: median of repeated passes); peak memory: encounter + one battle")
     if not args.baseline:
         show("current", [measure(n, args.rounds) for n in sizes])
         return
