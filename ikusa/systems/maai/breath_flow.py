@@ -13,7 +13,7 @@ from ikusa.engine.protocol import Option
 from ikusa.systems.maai.attack_flow import defence_key
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
-from ikusa.systems.maai.flow_base import dice_text, p_success
+from ikusa.systems.maai.flow_base import GE_2D10, dice_text
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.rules_link import (
@@ -190,6 +190,7 @@ class BreathFlow(MovementFlow):
         hit_odds = self.hit_odds
         defence_of = self.defence_of
         dmemo = self.memo
+        ge = GE_2D10
         gi = u.ab["gi"]
         bleeding = u.bleeding
         shinpu = u.shinpu
@@ -247,7 +248,9 @@ class BreathFlow(MovementFlow):
                             dfn = defence_of(t, m, 0, gi)
                         if t.reservations:
                             dfn += self.tanpaku_value(t)
-                        odds = p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
+                        # p_success(clamped mod, dfn), inlined
+                        kk = dfn - (-10 if mod < -10 else 10 if mod > 10 else mod)
+                        odds = 1.0 if kk <= -40 else 0.0 if kk >= 60 else ge[kk + 40]
                         tk = (t.id, t.name, odds)
                         o = sub.get(tk)
                         if o is None:

@@ -26,8 +26,9 @@ from ikusa.systems.maai.units import Unit
 Handler = Callable[[str], None]
 Then = Callable[[Check], None]
 
-# P(2d10 >= k) for k in -40..60 (S-R02), indexed by k + 40
-_GE = [sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100 for k in range(-40, 61)]
+#: P(2d10 >= k) for k in -40..60 (S-R02), indexed by k + 40
+GE_2D10 = [sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100 for k in range(-40, 61)]
+_GE = GE_2D10
 
 
 def p_success(modifier: int, target: int) -> float:
