@@ -13,8 +13,10 @@ Two ways to feed dice:
 * ``push(action)`` (table mode): dice of rollers on ``auto`` come from
   :attr:`Combat.auto_dice`; a roller on ``manual``/``ask`` makes the action wait as a
   *partial entry* (:attr:`Combat.partial`) until :meth:`supply` (or :meth:`supply_sum`,
-  :meth:`roll_pending`) brings the dice; the action is then re-applied from the start with
-  every die so far, so the rules modules never see the pause.
+  :meth:`roll_pending`) brings the dice.  The action is parked where it rolled (a
+  :class:`~ikusa.engine.continuation.Continuation`) and goes on from there, so the rules
+  modules never see the pause and nothing is replayed; where it cannot go on (another
+  thread, a restored log) it is re-applied from its start with every die so far.
 
 Honest undo (§4): :meth:`undo` keeps the undone entries (their dice) on a redo stack;
 pushing the same action again reuses those dice, a different action draws new ones (and
@@ -32,8 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from ikusa.dice.source import DiceSource, RandomSource
+from ikusa.engine.continuation import Continuation
 from ikusa.engine.control import GM, ControlSpec, ControlTable, DiceMode
-from ikusa.engine.dice_request import AUTO, SUM, DiceRequest, Die, NeedDice, TableDice
+from ikusa.engine.dice_request import AUTO, SUM, DiceRequest, Die, TableDice
 from ikusa.engine.errors import DiceError, IkusaError, InputError, RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Action, Decision, GameState
@@ -81,6 +84,11 @@ class Combat:
         #: events the partial action caused before it stopped for dice (when the state
         #: shows them: ``events_so_far()``), for an interface to show the hit before the damage
         self.partial_events: list[Event] = []
+        #: the parked action of :attr:`partial` (None: re-apply it from its start) and the
+        #: decision it answers
+        self._cont: Continuation | None = None
+        self._src: TableDice | None = None
+        self._answering: Decision | None = None
         #: the software dice of table mode (``push(action)`` without a source)
         self.auto_dice: DiceSource = RandomSource()
         #: an interface's own dice preference for every roller (``ikusa play --dice manual``:
@@ -91,6 +99,8 @@ class Combat:
     # -- queries -----------------------------------------------------------------
     def pending(self) -> Decision | None:
         """The state's decision (while a partial waits for dice: the one it answers)."""
+        if self.partial is not None:
+            return self._answering
         return self.state.pending()
 
     def awaiting(self) -> Decision | DiceRequest | None:
@@ -102,6 +112,15 @@ class Combat:
     @property
     def over(self) -> bool:
         return self.partial is None and self.state.pending() is None
+
+    def _drop_partial(self) -> Partial | None:
+        """Forget the action waiting for dice; the state is again the one before it."""
+        p, self.partial, self.partial_events = self.partial, None, []
+        cont, self._cont = self._cont, None
+        if cont is not None:  # the state is mid-action: end it, then the state before it
+            cont.abort()
+            self._rebuild()
+        return p
 
     def roster(self) -> list[tuple[str, str, str]]:
         """Every unit as ``(id, name, side)``."""
@@ -149,12 +168,12 @@ class Combat:
         if r.op not in CORE_OPS and not callable(getattr(self.state, "apply_ruling", None)):
             raise InputError(f"GM ruling {r.op!r} is not supported by the {self.system} engine yet "
                              "(only control and note)", field="ruling.op")
-        waiting, self.partial = self.partial, None
-        saved_events, self.partial_events = self.partial_events, []
+        waiting = self._drop_partial()
         try:
             events = self._attempt(Partial(GM, "!" + r.op, [], _NO_REQUEST, "ruling", data), [], dice)
         except IkusaError:
-            self.partial, self.partial_events = waiting, saved_events
+            if waiting is not None:  # back to waiting for the same dice
+                self._attempt(waiting, waiting.dice, None)
             raise
         if waiting is not None:
             if self.partial is not None:  # the ruling itself waits for dice: the action is dropped
@@ -197,20 +216,30 @@ class Combat:
         return self._resume(p, [Die(v, p.request.sides, AUTO) for v in values])
 
     def _resume(self, p: Partial, new: list[Die]) -> list[Event]:
-        self.partial = None
-        self.partial_events = []
+        cont, src = self._cont, self._src
+        if cont is None or src is None or not cont.usable():  # re-apply from its start
+            self._drop_partial()
+            try:
+                return self._attempt(p, p.dice + new, None)
+            except IkusaError:
+                self._attempt(p, p.dice, None)
+                raise
+        self.partial, self.partial_events, self._cont = None, [], None
         try:
-            return self._attempt(p, p.dice + new, None)
+            step = cont.resume(new)
         except IkusaError:
-            self.partial = p
+            self._rebuild()
+            self._attempt(p, p.dice, None)
             raise
+        return self._settle(p, src, cont, step)
 
     # -- undo / redo / reroll -----------------------------------------------------
     def undo(self) -> Entry:
         """Undo the action waiting for dice, or the last entry; its dice stay on the redo
         stack (the same action again gets the same dice)."""
         if self.partial is not None:
-            p, self.partial, self.partial_events = self.partial, None, []
+            p = self._drop_partial()
+            assert p is not None
             entry = p.entry(p.dice)
             self.redo_stack.append(entry)
             return entry
@@ -221,7 +250,8 @@ class Combat:
     def pop(self) -> Entry:
         """Remove the last entry (and its events) without keeping it for redo."""
         if self.partial is not None:
-            p, self.partial, self.partial_events = self.partial, None, []
+            p = self._drop_partial()
+            assert p is not None
             return p.entry(p.dice)
         if not self.record:
             raise InputError("nothing to undo")
@@ -270,34 +300,52 @@ class Combat:
     # -- the core of every entry --------------------------------------------------
     def _attempt(self, tpl: Partial, prefill: list[Die], dice: DiceSource | None) -> list[Event]:
         """Apply one entry (decision or ruling) with ``prefill`` dice first; on success it
-        is recorded, on :class:`NeedDice` it becomes the partial, on refusal nothing changes."""
+        is recorded, if a person must roll it becomes the partial (parked where it rolled),
+        on refusal nothing changes."""
         if dice is not None:
             src = TableDice(list(prefill), dice, _always_auto, tpl.actor)
-        else:
-            src = TableDice(list(prefill), self.auto_dice, self._mode_of, tpl.actor, sum_only=self._sum_only(),
-                            resolve=self.control.resolve)
+            try:
+                events = self._apply_entry(tpl, src)
+            except IkusaError:
+                self._rebuild()
+                raise
+            self._record(tpl, src, events)
+            return events
+        src = TableDice(list(prefill), self.auto_dice, self._mode_of, tpl.actor, sum_only=self._sum_only(),
+                        resolve=self.control.resolve)
+        answering = self.state.pending()
+        cont = Continuation(lambda: self._apply_entry(tpl, src))
+        src.wait = cont.wait
         try:
-            if tpl.kind == "ruling":
-                assert tpl.ruling is not None
-                events = self._apply_ruling(self.state, tpl.ruling, src)
-            else:
-                events = self.state.apply(tpl.action, src)
-        except NeedDice as need:
-            so_far = getattr(self.state, "events_so_far", None)
-            shown = list(so_far()) if callable(so_far) else []
-            self._rebuild()
-            self.partial = Partial(tpl.actor, tpl.action, list(src.drawn), need.request, tpl.kind, tpl.ruling,
-                                   tpl.reused, tpl.rerolled, tpl.discarded)
-            self.partial_events = shown
-            return []
+            step = cont.start()
         except IkusaError:
             self._rebuild()
             raise
-        entry = tpl.entry(src.drawn)
-        self.record.append(entry)
+        self._answering = answering
+        return self._settle(tpl, src, cont, step)
+
+    def _settle(self, tpl: Partial, src: TableDice, cont: Continuation, step: DiceRequest | list[Event]) -> list[Event]:
+        """Record a finished entry, or keep the parked one as the partial."""
+        if isinstance(step, DiceRequest):
+            so_far = getattr(self.state, "events_so_far", None)
+            self.partial_events = list(so_far()) if callable(so_far) else []
+            self.partial = Partial(tpl.actor, tpl.action, list(src.drawn), step, tpl.kind, tpl.ruling,
+                                   tpl.reused, tpl.rerolled, tpl.discarded)
+            self._cont, self._src = cont, src
+            return []
+        self._record(tpl, src, step)
+        return step
+
+    def _apply_entry(self, tpl: Partial, src: TableDice) -> list[Event]:
+        if tpl.kind == "ruling":
+            assert tpl.ruling is not None
+            return self._apply_ruling(self.state, tpl.ruling, src)
+        return self.state.apply(tpl.action, src)
+
+    def _record(self, tpl: Partial, src: TableDice, events: list[Event]) -> None:
+        self.record.append(tpl.entry(src.drawn))
         self._marks.append(len(self.events))
         self.events.extend(events)
-        return events
 
     def _apply_ruling(self, state: GameState, data: dict[str, Any], dice: DiceSource) -> list[Event]:
         r = parse_ruling(data)

@@ -119,6 +119,8 @@ class TableDice:
     resolve: Callable[[str], str] | None = None
     sum_only: bool = False
     strict: bool = False
+    #: park the action until a person's dice arrive (a continuation); ``None``: raise NeedDice
+    wait: Callable[[DiceRequest], list[Die]] | None = None
     drawn: list[Die] = field(default_factory=list)
     trace: list[RollTrace] = field(default_factory=list)
     dropped: list[Die] = field(default_factory=list)
@@ -128,12 +130,8 @@ class TableDice:
     def unused(self) -> list[Die]:
         return self.prefill[self._pos:]
 
-    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
-        _check_request(sides, count)
-        who = roller or self.default_roller
-        if self.resolve is not None:
-            who = self.resolve(who)
-        out: list[int] = []
+    def _serve(self, out: list[int], count: int, sides: int) -> None:
+        """Serve ``out`` from the prefill, up to ``count`` dice of ``sides`` faces."""
         while len(out) < count and self._pos < len(self.prefill):
             d = self.prefill[self._pos]
             if self.strict:  # a replay: the recorded values in order (sides compared by the caller)
@@ -147,20 +145,33 @@ class TableDice:
             self._pos += 1
             self.drawn.append(d)
             out.append(d.value)
-        need = count - len(out)
-        if need:
+
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
+        _check_request(sides, count)
+        who = roller or self.default_roller
+        if self.resolve is not None:
+            who = self.resolve(who)
+        out: list[int] = []
+        while True:
+            self._serve(out, count, sides)
+            need = count - len(out)
+            if not need:
+                break
             mode = self.mode_of(who)
-            if mode != "auto" or self.auto is None:
-                if self.auto is None and mode == "auto":
-                    raise DiceError(f"recorded dice ran out: needed {need}d{sides}"
-                                    f"{' for ' + purpose if purpose else ''} after {self._pos} dice")
-                earlier = tuple((t.purpose, t.values) for t in self.trace)
-                if out:  # part of this roll came from the prefill: ask for the rest only
-                    earlier = (*earlier, (purpose + " (既出)", tuple(out)))
-                raise NeedDice(DiceRequest(who, sides, need, purpose, mode,
-                                           self.sum_only and need > 1, earlier))
-            values = self.auto.roll(sides, need, purpose, who)
-            self.drawn.extend(Die(v, sides, AUTO) for v in values)
-            out.extend(values)
+            if mode == "auto" and self.auto is not None:
+                values = self.auto.roll(sides, need, purpose, who)
+                self.drawn.extend(Die(v, sides, AUTO) for v in values)
+                out.extend(values)
+                break
+            if self.auto is None and mode == "auto":
+                raise DiceError(f"recorded dice ran out: needed {need}d{sides}"
+                                f"{' for ' + purpose if purpose else ''} after {self._pos} dice")
+            earlier = tuple((t.purpose, t.values) for t in self.trace)
+            if out:  # part of this roll came from the prefill: ask for the rest only
+                earlier = (*earlier, (purpose + " (既出)", tuple(out)))
+            request = DiceRequest(who, sides, need, purpose, mode, self.sum_only and need > 1, earlier)
+            if self.wait is None:
+                raise NeedDice(request)
+            self.prefill.extend(self.wait(request))  # parked until the dice arrive (continuation.py)
         self.trace.append(RollTrace(purpose, who, tuple(out)))
         return out

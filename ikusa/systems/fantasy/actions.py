@@ -174,6 +174,7 @@ def attack(st: FantasyState, f: Fighter, w: WeaponSpec, t: Fighter, dice: DiceSo
                     {"attacker": f.id, "target": t.id, "weapon": w.id, "hit": hit, **data})]
     if not hit:
         return events
+    st.show(events)  # the hit shows before the damage dice are typed (issue #8 §5)
     rolled = dice.roll(st.opts.die_sides, w.damage_dice, f"{f.name} {w.name} ダメージ", f.id) if w.damage_dice else []
     dmg = Damage(list(rolled), w.damage_bonus)
     if w.kind == "thrown":
@@ -293,6 +294,7 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
         return events
     if sp.ally:
         return events + [e for v in victims for e in cure(st, v, sp)]
+    st.show(events)  # the casting line shows before each save is typed (issue #8 §5)
     for v in victims:
         if v.out:
             continue

@@ -61,6 +61,8 @@ class FantasyState:
         #: GM effects, one-off modifiers and overrides (issue #8; fantasy/effects.py, rulings.py)
         self.fx = FantasyFx(homebrew=dict(enc.homebrew_effects))
         self.gm_events: list[Event] = []
+        #: the events of the action being applied, resolved so far (``events_so_far``)
+        self._so_far: list[Event] = []
         rulings.start_effects(self)
 
     # -- conditions ------------------------------------------------------------------------
@@ -135,7 +137,9 @@ class FantasyState:
                         tuple(options_for(self, f)))
 
     def apply(self, action: str, dice: DiceSource) -> list[Event]:
+        self._so_far = []
         events = self._apply(action, dice)
+        self._so_far = []
         if self.gm_events:  # start effects, the GM's overruled results: before the lines they changed
             events, self.gm_events = [*self.gm_events, *events], []
         return events
@@ -157,6 +161,7 @@ class FantasyState:
         if decision.option(action) is None:
             raise self.explain_illegal(action)
         events = perform(self, self.fighters[decision.actor], action, dice)
+        self.show(events)
         events.extend(turns.after_action(self, dice))
         return events
 
@@ -205,6 +210,15 @@ class FantasyState:
                                  f"(行動・イニシアティブなし); legal: {legal}")
 
         return explain(self, action)
+
+    def show(self, events: list[Event]) -> None:
+        """``events`` are what the action being applied has resolved so far (the hit line before
+        the damage roll): ``events_so_far`` shows them while a person types the next dice."""
+        self._so_far = events
+
+    def events_so_far(self) -> list[Event]:
+        """The events of the decision being applied (an action stopped for typed dice)."""
+        return [*self.gm_events, *self._so_far]
 
     def roster(self) -> list[tuple[str, str, str]]:
         """(id, name, side) of every character (issue #8 control)."""

@@ -346,7 +346,7 @@ class AttackFlow(GuardFlow):
             self._defend(ctx, m, how)
 
         self.ask(t.id, "reaction", f"{t.name}: {ctx.attacker.name}の{ctx.move.name} 命中{c.total} に防御?", opts,
-                 handle)
+                 handle, lambda: self._ask_reaction(ctx))
 
     def _defend(self, ctx: AttackCtx, m: Move, how: str) -> None:
         t = ctx.target

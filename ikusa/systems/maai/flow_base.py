@@ -90,13 +90,16 @@ def _rank(c: Check, relevance: str) -> int:
 
 
 class Wait:
-    """A pending decision and the handler that continues the flow."""
+    """A pending decision, the handler that continues the flow, and ``again``: how to ask the
+    same question anew from the state as it is now (a GM ruling changed the numbers its options
+    came from; issue #8 §2), or None where the question does not depend on them."""
 
-    __slots__ = ("decision", "handler")
+    __slots__ = ("again", "decision", "handler")
 
-    def __init__(self, decision: Decision, handler: Handler) -> None:
+    def __init__(self, decision: Decision, handler: Handler, again: Callable[[], None] | None = None) -> None:
         self.decision = decision
         self.handler = handler
+        self.again = again
 
     def legal(self, key: str) -> bool:
         """``key`` is one of the pending options (a scan: option lists are short)."""
@@ -185,8 +188,9 @@ class FlowBase:
         self.ev.append(Event(kind, rule, text, data))
 
     # -- waits ----------------------------------------------------------------------------
-    def ask(self, actor: str, kind: str, prompt: str, options: Sequence[Option], handler: Handler) -> None:
-        self.wait = Wait(Decision(actor, kind, prompt, tuple(options)), handler)
+    def ask(self, actor: str, kind: str, prompt: str, options: Sequence[Option], handler: Handler,
+            again: Callable[[], None] | None = None) -> None:
+        self.wait = Wait(Decision(actor, kind, prompt, tuple(options)), handler, again)
 
     def roll2(self, purpose: str, roller: str = "") -> tuple[int, int]:
         assert self.dice is not None
@@ -248,7 +252,8 @@ class FlowBase:
 
         what = "自分の判定" if own else "致命の一撃 (S-G51)"
         self.ask(owner.id, "fate", f"{owner.name}: {what} {dice_text(chk)} vs {chk.target} → "
-                 f"{chk.outcome.value}. 運命介入 (残り{owner.fate_left})?", options, handle)
+                 f"{chk.outcome.value}. 運命介入 (残り{owner.fate_left})?", options, handle,
+                 lambda: self.offer_fate(owner, chk, then, own, allow_down, relevance, used))
 
     # -- end of combat --------------------------------------------------------------------
     def sides_able(self) -> list[str]:

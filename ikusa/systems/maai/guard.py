@@ -146,8 +146,11 @@ class GuardFlow(PuppetFlow):
                 m = next(x for x in g.breath_moves if x.id == key[6:])
                 self._guard_roll(g, attacker, m, lambda: self._next_guard(attacker, holders, then))
 
+            def again(g: Unit = g) -> None:  # a GM ruling: the same holder is asked anew (issue #8 §2)
+                self._next_guard(attacker, [g, *holders], then)
+
             self.ask(g.id, "reaction", f"{g.name}: 護衛態勢 — {attacker.name} に自動反撃? "
-                     f"(0活力[型] {len(g.zero_used)}/{self.opts.zero_cost.cap})", opts, handle)
+                     f"(0活力[型] {len(g.zero_used)}/{self.opts.zero_cost.cap})", opts, handle, again)
             return
         then()
 

@@ -59,12 +59,22 @@ def apply_ruling(st: Any, r: Any, dice: DiceSource) -> list[Event]:
     if handler is None:
         raise InputError(f"op {r.op!r} is not a maai ruling; maai rulings: {', '.join(OPS)}", field="op")
     st.dice = dice
+    asked = st.wait
     handler(st, r)
     w = st.wait
     if st.phase != "over" and (w is None or w.decision.kind == "breath"):
         # the breath's options depend on what the ruling changed: ask again (or move on)
         st.wait = None
         st._advance()
+    elif st.phase != "over" and w is asked and w.again is not None:
+        # a reaction or fate question: its options came from numbers the ruling may have
+        # changed, so it is asked anew from the state as it is now (issue #8 §2: rulings
+        # whatever is pending).  It may no longer arise (no 運命介入 left, no 活力 for a
+        # defence): the flow then goes on as it would have without it.
+        st.wait = None
+        w.again()
+        if st.wait is None and st.phase != "over":
+            st._advance()
     out: list[Event]
     out, st.ev = st.ev, []
     return out
@@ -75,17 +85,17 @@ def _emit(st: Any, text: str, r: Any, **data: Any) -> None:
 
 
 def _busy(st: Any, u: Any) -> None:
-    """A unit answering a reaction, fate or GM question: its options were worked out from the
-    numbers a ruling would change, so the ruling waits for the answer."""
+    """S-R53 (000 §3.7 防御): a defender answering an attack already rolled against it is in that
+    attack until it resolves; it cannot leave the battle in the middle of its own defence."""
     w = st.wait
-    if w is not None and w.decision.actor == u.id and w.decision.kind != "breath":
-        raise InputError(f"{u.name} is deciding {w.decision.kind!r} now: answer it first", field="unit")
+    if w is not None and w.decision.actor == u.id and w.decision.kind in ("reaction", "fate"):
+        raise InputError(f"S-R53 (000 §3.7): {u.name} is answering {w.decision.kind!r} in an attack being "
+                         "resolved; remove it once the attack has resolved", field="unit")
 
 
 def _set(st: Any, r: Any) -> None:
     u = unit_of(st.by_id, r.unit)
     res = resolve_alias(r.resource, RESOURCES, "maai resource", "resource")
-    _busy(st, u)
     v = r.value
     if res == "wounds":
         if not 0 <= v <= u.max_wounds:
@@ -175,8 +185,8 @@ def _fear(st: Any, u: Any, r: Any) -> None:
         return
     w = st.wait
     if w is not None and w.decision.kind != "breath":
-        raise InputError(f"a fear check waits until {w.decision.actor}'s {w.decision.kind!r} is answered "
-                         "(it is rolled between breaths)", field="name")
+        raise InputError(f"S-G18: a fear check is rolled between breaths; it waits until {w.decision.actor}'s "
+                         f"{w.decision.kind!r} is answered", field="name")
     if src.side == u.side or not u.able:
         raise InputError(f"{u.name} cannot be frightened by {src.name} (an able unit, an enemy source; S-G18)",
                          field="name")
@@ -268,9 +278,10 @@ def _skip_turn(st: Any, r: Any) -> None:
         raise InputError(f"{u.name} cannot fight: it has no breath to skip", field="unit")
     if u.passed:
         raise InputError(f"{u.name} has already passed this 間合 (S-G21)", field="unit")
-    if st.actor is not None and st.actor is not u and st.wait is not None and st.wait.decision.kind != "breath":
-        raise InputError("only between decisions of a breath (a reaction or a roll is being resolved)",
-                         field="unit")
+    w = st.wait
+    if st.actor is u and w is not None and w.decision.kind != "breath":
+        raise InputError(f"S-R53 (000 §3.7): {u.name}'s maneuver is being resolved ({w.decision.actor} answers "
+                         f"{w.decision.kind!r}); skip its turn once it has resolved", field="unit")
     _emit(st, f"{u.name} の手番を飛ばす: この間合はパス (S-G21)", r, unit=u.id)
     if st.actor is u:
         st.wait = None

@@ -20,6 +20,7 @@ from ikusa.systems.sengensyou.bullets import (
 )
 from ikusa.systems.sengensyou.catalog import AttackKind, catalog
 from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 #: G-G21: a spell's resistance TN when its data gives none: this + the caster's ability Lv
@@ -102,6 +103,8 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
             key = "barrage:take"
         else:
             key = yield from ask(t.id, "barrage", f"{t.name}: {f.name}の弾幕 (DP減少{x} / ダメージ{dmg})", opts)
+        if key == GM_REFRESH:  # a GM ruling changed what the options depend on (issue #8 §2)
+            continue
         if key.startswith("graze:reigeki:"):
             x = graze.spend_reigeki(st, t, int(key.split(":")[2]), x)
             continue

@@ -15,6 +15,7 @@ from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import gm, graze, spellcards
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.checks_flow import p_at_least, roll_damage
+from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 KIND_JA = {"shot": "ショット", "homing": "ホーミング", "melee": "近接攻撃", "spell": "スペル", "barrage": "弾幕",
@@ -156,6 +157,8 @@ def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -
             return DefenceResult(t, "hit")
         key = yield from ask(t.id, "defence",
                              f"{t.name}: {a.name}の{KIND_JA[kind]} 達成値{total} に対する防御 (DP {t.dp})", opts)
+        if key == GM_REFRESH:  # a GM ruling changed what the options depend on (issue #8 §2)
+            continue
         if key.startswith(("deploy:", "shoudan:")):
             spellcards.use_free(st, t, key)
             continue

@@ -55,6 +55,9 @@ def apply_ruling(st: Any, r: Any, dice: DiceSource) -> list[Event]:
         resume = GM_REFRESH  # the acting character's options follow what the ruling changed
     if resume is not None and d is not None and d.kind == "action":
         st._pending = st._step(resume)
+    elif resume is None and d is not None and r.op != "end" and st._pending is d:
+        # a defence, a barrage … being answered: asked anew from the changed state (state.ask)
+        st._pending = st._step(GM_REFRESH)
     out: list[Event]
     out, st.out = st.out, []
     return out
@@ -71,9 +74,13 @@ def _acting(st: Any, fid: str) -> bool:
 
 
 def _busy(st: Any, f: Any) -> None:
+    """G-R22 (003 気絶): a character knocked out or gone takes no part in what it is answering
+    now (its defence, its graze …), so that question is answered first; every other ruling on
+    it is made at once and the question asked anew (state.ask)."""
     d = st._pending
     if d is not None and d.actor == f.id and d.kind != "action":
-        raise InputError(f"{f.name} is deciding {d.kind!r} now: answer it first", field="unit")
+        raise InputError(f"G-R22 (003 気絶): {f.name} is answering {d.kind!r} now; it can be knocked out or "
+                         "removed once that is answered", field="unit")
 
 
 def _set(st: Any, r: Any) -> str | None:

@@ -18,7 +18,7 @@ from ikusa.systems.sengensyou import rulings
 from ikusa.systems.sengensyou.character import Fighter, new_fighter
 from ikusa.systems.sengensyou.check import fixed_dice_value
 from ikusa.systems.sengensyou.checks_flow import PoolRoll, pool
-from ikusa.systems.sengensyou.effects import SengensyouFx, gm_pool
+from ikusa.systems.sengensyou.effects import GM_REFRESH, SengensyouFx, gm_pool
 from ikusa.systems.sengensyou.encounter import Encounter
 
 Flow = Generator[Decision, str, None]
@@ -164,7 +164,15 @@ class SengensyouState:
         return self.finished
 
 
+#: questions whose asker rebuilds its options when a GM ruling comes in (it gets GM_REFRESH)
+REFRESHED = frozenset({"action", "defence", "barrage", "initiative"})
+
+
 def ask(actor: str, kind: str, prompt: str, options: list[Option]) -> Generator[Decision, str, str]:
-    """Yield one decision and return the chosen key."""
-    key = yield Decision(actor, kind, prompt, tuple(options))
-    return key
+    """Yield one decision and return the chosen key.  A GM ruling made while it is pending
+    (issue #8 §2) sends ``GM_REFRESH``: the askers in :data:`REFRESHED` get it and ask anew
+    from the changed state; any other question is asked again as it was."""
+    while True:
+        key = yield Decision(actor, kind, prompt, tuple(options))
+        if key != GM_REFRESH or kind in REFRESHED:
+            return key

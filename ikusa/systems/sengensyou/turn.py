@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import ROW_JA, Fighter
-from ikusa.systems.sengensyou.effects import recovery_parts, tick_turn
+from ikusa.systems.sengensyou.effects import GM_REFRESH, recovery_parts, tick_turn
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 
@@ -95,9 +95,12 @@ def recover(st: SengensyouState, f: Fighter) -> None:
 
 def declare(st: SengensyouState, f: Fighter) -> Flow:
     """G-G04: declare a DP value (≤ current DP; lower = delay) for the initiative order."""
-    opts = [Option(f"declare:{n}", f"DP {n} を宣言" + ("" if n == f.dp else " (遅らせる)"), data={"dp": n})
-            for n in range(f.dp, -1, -1)]
-    key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", opts)
+    while True:  # asked anew when a GM ruling changes the DP (issue #8 §2)
+        opts = [Option(f"declare:{n}", f"DP {n} を宣言" + ("" if n == f.dp else " (遅らせる)"), data={"dp": n})
+                for n in range(f.dp, -1, -1)]
+        key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", opts)
+        if key != GM_REFRESH:
+            break
     f.declared = int(key.split(":")[1])
 
 
