@@ -260,7 +260,7 @@ class AttackFlow(GuardFlow):
     def reaction_options(self, t: Unit, ctx: AttackCtx) -> list[Option]:
         """S-R37…S-R40, S-R53…S-R55, S-G35, S-G58, S-G60."""
         parry_only = False
-        if ctx.enhanced or not t.able:
+        if ctx.enhanced or t.incapacitated:
             return []
         if t.defenceless:
             if self.opts.defenseless.blocks == "all_defenses":
@@ -317,7 +317,7 @@ class AttackFlow(GuardFlow):
             mod += t.skill(m.skill)
         if t.sig:  # issue #8: 防御 effects
             mod += self.fx.total(t.id, ROLL_KEYS["defence"])
-        return max(-10, min(10, mod))
+        return -10 if mod < -10 else 10 if mod > 10 else mod
 
     def _ask_reaction(self, ctx: AttackCtx) -> None:
         t = ctx.target
@@ -370,7 +370,8 @@ class AttackFlow(GuardFlow):
         # S-G39: 一刀短拍 (defence and counter at once): +2 on the defence roll while its counter is held
         school = 0
         if self.opts.counter.tanpaku_bonus_applies_to == "defense_roll":
-            school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
+            if t.reservations:
+                school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
         tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" else c.total
         self.check(t, self.defence_modifier(t, m) + school, tn, f"{m.name} 防御", rolled, relevance="no_crit")
 
@@ -483,8 +484,8 @@ class AttackFlow(GuardFlow):
         way this is reached after a miss), or only after a nullification for school 反撃 (一刀切断);
         not at 0 戦力.  ``then`` continues the flow (the 護衛態勢 auto-counter, S-G61)."""
         t, a = ctx.target, ctx.attacker
-        if (not t.reservations or (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able
-                or not a.able or t.defenceless):  # no reservation: no counter can trigger
+        if (not t.reservations or (ctx.move.ranged and not self.opts.counter.vs_ranged) or t.incapacitated
+                or a.incapacitated or t.defenceless):  # no reservation: no counter can trigger
             then()
             return
 

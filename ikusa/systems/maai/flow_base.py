@@ -222,7 +222,7 @@ class FlowBase:
         roll.  ``own`` = False is the lethal-hit exception (S-G51): the target moves a die of the
         attacker's roll.  With ``fate.max_uses_per_roll`` > 1 every legal move is offered (a
         first step may not change the result yet) and the question repeats up to that many uses."""
-        if owner.fate_left <= 0 or not (owner.able or allow_down):
+        if owner.fate_left <= 0 or (owner.incapacitated and not allow_down):
             then(chk)
             return
         limit = self.opts.fate.max_uses_per_roll

@@ -117,7 +117,7 @@ class MaaiState(BreathFlow):
                 continue
             a = self.actor
             if a is not None:
-                if a.able:
+                if not a.incapacitated:  # a.able
                     self.ask_breath(a)
                     continue
                 self.actor = None
