@@ -119,8 +119,8 @@ class EncounterCaches:
     values built from it.  One object per encounter (:meth:`MaaiEncounter.flow_caches`), shared
     by its states; no module-level cache (issue #12)."""
 
-    __slots__ = ("attacks", "breath_cache", "damages", "limits", "memo", "options", "opts", "plain_cost", "puppets",
-                 "react_cache", "simple_units", "units")
+    __slots__ = ("attacks", "breath_cache", "damages", "homebrew_effects", "limits", "memo", "options", "opts",
+                 "plain_cost", "puppets", "react_cache", "simple_units", "start_effects", "units", "zones")
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.opts = enc.opts
@@ -142,6 +142,10 @@ class EncounterCaches:
         self.damages: dict[tuple[object, ...], Damage] = {}
         self.plain_cost: dict[int, int] = enc.plain_cost
         self.puppets: dict[str, tuple[str, ...]] = enc.puppets
+        #: the encounter's own objects (read through pydantic once, not per state)
+        self.zones: list[str] = enc.zones
+        self.homebrew_effects: dict[str, Any] = enc.homebrew_effects
+        self.start_effects: list[tuple[str, Any]] = enc.start_effects
         side_rank = {s: i for i, s in enumerate(enc.sides)}
         self.units = [(s, enc.resolved(s.id), side_rank[s.side]) for s in enc.units]
 
@@ -161,7 +165,7 @@ class FlowBase:
         self.breath_cache = setup.breath_cache
         self.simple_units = setup.simple_units
         self.react_cache = setup.react_cache
-        zone = enc.zones[0]
+        zone = setup.zones[0]
         self.units: list[Unit] = [Unit(s, res, rank, zone, opts) for s, res, rank in setup.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
         self.side_units = [(s, [u for u in self.units if u.side == s]) for s in enc.sides]
@@ -176,7 +180,7 @@ class FlowBase:
         self.survivors_pending: list[Unit] = []
         self.lull_queue: list[Unit] = []
         #: GM effects, one-off modifiers and overrides (issue #8; maai/effects.py)
-        self.fx = MaaiFx(homebrew=dict(enc.homebrew_effects))
+        self.fx = MaaiFx(homebrew=dict(setup.homebrew_effects))
 
     def resolved_of(self, uid: str) -> ResolvedUnit:
         """The catalog data of a unit: the encounter's, or a GM-added unit's (issue #8 §2)."""
