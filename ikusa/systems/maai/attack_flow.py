@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai import fear
 from ikusa.systems.maai.catalog import Tag
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
@@ -377,6 +378,8 @@ class AttackFlow(GuardFlow):
                 ctx.target.bleeding = True
                 self.emit("bleed", "S-G19", f"{ctx.target.name} 出血 (毎間合開始に戦力−1, 止血まで)",
                           unit=ctx.target.id)
+            if ctx.move.src is not None and ctx.move.src.effects:  # S-G18: a fear maneuver (maai/fear.py)
+                fear.after_hit(self, ctx.target, ctx.attacker, ctx.move)
             behind = d.behind
             if behind:
                 # S-R43 / S-G15 / S-G65: one other enemy in the target's zone (the attacker's pick:

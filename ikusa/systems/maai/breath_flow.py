@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai import fear
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
 from ikusa.systems.maai.flow_base import dice_text, p_success
@@ -96,6 +97,8 @@ class BreathFlow(MovementFlow):
         if u.defenceless:
             notes.append("無防備 解除 (S-R65)")
             u.defenceless = False
+        if u.cur_limit > self.opts.breath.official_cap:
+            notes.append(f"公式上限{self.opts.breath.official_cap}超過 (S-R28)")
         bonus = f"+先攻{u.first_bonus}" if first else ""
         more = f" {' '.join(notes)}" if notes else ""
         self.emit("breath", "S-R35",
@@ -103,6 +106,8 @@ class BreathFlow(MovementFlow):
                   unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
         if self.fx.book.active:  # issue #8: effects lasting until this unit's next breath end
             tick_effects(self, "breath", u.id)
+        if self.fx.fear_aura != ():  # S-G18: aura fear sources in the catalog (maai/fear.py)
+            fear.at_breath_start(self, u)
 
     def simple_unit(self, u: Unit) -> bool:
         """Whether ``u``'s breath options depend only on what :meth:`breath_options` keys its

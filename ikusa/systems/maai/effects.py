@@ -96,6 +96,11 @@ class MaaiFx:
     override: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: units added by a ruling: id → resolved catalog data (the encounter has only its own)
     extra_resolved: dict[str, Any] = field(default_factory=dict)
+    #: S-G18 fear from data (maai/fear.py): the fear_aura units (None = not looked up yet),
+    #: the unit ids they were looked up for, and the (unit, source, 間合) aura checks rolled
+    fear_aura: tuple[str, ...] | None = None
+    fear_seen_units: tuple[str, ...] = ()
+    fear_faced: set[tuple[str, str, int]] = field(default_factory=set)
 
     def parts(self, uid: str, keys: tuple[str, ...]) -> list[tuple[int, str]]:
         out: list[tuple[int, str]] = []

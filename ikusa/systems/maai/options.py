@@ -220,7 +220,8 @@ class RepairOptions(_Group):
 
 
 class BreakOptions(_Group):
-    requires_hit: bool = Field(True, description="S-G45: [破壊] damages equipment only on a hit.")
+    requires_hit: bool = Field(True, description="S-G45: [破壊] damages equipment only on a hit (fixed: the "
+                               "flow breaks nothing on a miss; False is refused).")
     order: tuple[Literal["shield", "armor"], ...] = Field(
         ("shield", "armor"), description="S-G45: which item takes the [破壊] reduction first."
     )
@@ -405,8 +406,21 @@ class SurpriseOptions(_Group):
 
 class FearOptions(_Group):
     tn: int = Field(
-        11, description="S-G18: fear resistance TN of 2d10 + 勇, rolled when a GM ruling calls for it "
-        "(condition 恐怖>SOURCE); failure: no attacks on SOURCE until the unit's next breath."
+        11, description="S-G18: fear resistance TN of 2d10 + 勇, rolled for a fear source in the catalog "
+        "(a feat with effect fear_aura, a maneuver with effect fear: maai/fear.py) or when a GM ruling calls "
+        "for it (condition 恐怖>SOURCE); failure: no attacks on SOURCE."
+    )
+    aura_trigger: Literal["each_maai", "first_maai"] = Field(
+        "each_maai", description="S-G18 (invented): an enemy of a fear_aura unit rolls as its first breath of "
+        "each 間合 begins, or only in the first 間合 it faces that source."
+    )
+    failure_breaths: int = Field(
+        1, ge=1, le=10, description="S-G18 (invented): a failed fear check forbids attacks on the source for "
+        "this many of the unit's breaths (a check rolled as a breath begins counts it)."
+    )
+    defense_penalty: int = Field(
+        0, ge=0, le=10, description="S-G18/S-G19/S-R48 (invented, 001:L131 names 恐怖 a 防備 −N state): a "
+        "failed fear check also gives 防備 −N while it lasts (floor 2, S-G42); 0 = none."
     )
 
 
