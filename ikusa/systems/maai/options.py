@@ -431,6 +431,16 @@ class StatusOptions(_Group):
     serious_wound_flag_only: bool = Field(
         True, description="S-G19: 重傷 is only flagged (fixed: False is refused)."
     )
+    poison_defense: int = Field(
+        1, ge=0, le=10, description="S-G19/S-R48 (invented N): the named effect 毒 is 防備 −N until removed.")
+    curse_defense: int = Field(
+        1, ge=0, le=10, description="S-G19/S-G43 (001:L141 呪い虫寄生 毎間合防備 −1): the named effect 呪い is "
+        "防備 −N until removed, −1 more each 間合 with debuff.per_round_cumulative.")
+    bind_defense: int = Field(
+        1, ge=0, le=10, description="S-G19/S-R48 (invented N): the named effect 束縛 is 防備 −N …")
+    bind_maai: int = Field(
+        1, ge=1, le=100, description="S-G19/S-R48 (invented, 一定時間): … for this many 間合 (1 = to the end of "
+        "this 間合).")
 
 
 class RangedOptions(_Group):
@@ -485,8 +495,8 @@ class DefenselessOptions(_Group):
 
 class DebuffOptions(_Group):
     per_round_cumulative: bool = Field(
-        False, description="S-G43: '毎間合 防備 −1' is constant (fixed: no such debuff in the flow yet; "
-        "True is refused)."
+        False, description="S-G43: '毎間合 防備 −1' (呪い, an effect with condition 毎間合) is constant; True "
+        "makes it −1 more as each 間合 begins (floor 2, S-G42)."
     )
 
 

@@ -36,7 +36,6 @@ UNAPPLIED: dict[tuple[str, str], str] = {
     ("fatigue", "short_weapons"): "S-R67: a weapon is short by its catalog `short` flag (docs/maai-catalog.md)",
     ("stances", "max_maintained"): "S-R58: one [構え] at a time",
     ("status", "serious_wound_flag_only"): "S-G19: 重傷 is only flagged",
-    ("debuff", "per_round_cumulative"): "S-G43: no '毎間合 防備 −1' debuff is in the flow yet",
     ("death", "npc_death"): "S-G25/S-G57: other NPCs at 0 戦力 are out at once (no GM decision yet)",
     ("progression", "ability_step"): "S-G22: character growth happens between sessions, not in a combat",
     ("progression", "pc_ability_cap"): "S-R03/S-G22: character growth happens between sessions, not in a combat",
