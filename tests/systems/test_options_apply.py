@@ -136,6 +136,7 @@ WITNESS: dict[tuple[str, str], tuple[Any, str, int]] = {
     ('maai', 'status.bind_defense'): (2, MW + 'witness_conditions.yaml', 1),
     ('maai', 'status.bind_maai'): (2, MW + 'witness_conditions.yaml', 1),
     ('maai', 'debuff.per_round_cumulative'): (True, MW + 'witness_conditions.yaml', 1),
+    ('maai', 'spirit.noncorporeal_without_novice'): ('defense_bonus:+4', MW + 'noncorporeal.yaml', 1),
     ('sengensyou', 'dp_max_base'): (11, 'examples/sengensyou/party_battle.yaml', 1),
     ('sengensyou', 'dp_recovery_divisor'): (4, 'examples/sengensyou/party_battle.yaml', 1),
     ('sengensyou', 'dp_recovery_min'): (5, 'examples/sengensyou/party_battle.yaml', 1),

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ikusa.engine.protocol import Option
-from ikusa.systems.maai import fear
+from ikusa.systems.maai import fear, noncorporeal
 from ikusa.systems.maai.catalog import Tag
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
@@ -138,6 +138,8 @@ class AttackFlow(GuardFlow):
         dfn = self.defence_of(target, m, aim, u.ab["gi"])
         if target.reservations:  # tanpaku_value is 0 without reservations
             dfn += self.tanpaku_value(target)
+        if noncorporeal.any_in(self):  # S-G05 alt: 非実体 防備 +4 against a physical attack
+            dfn += noncorporeal.defence_bonus(self, u, m, target)
         return p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
 
     def tanpaku_value(self, t: Unit) -> int:
@@ -173,8 +175,10 @@ class AttackFlow(GuardFlow):
             notes.append(f"照準集中{aim} (S-R51)")
         if u.sig or target.sig or self.fx.next_mod:
             notes.extend(effect_notes(self.fx, u, target))
-        ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target),
-                        enhanced)
+        dfn = self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target)
+        if noncorporeal.any_in(self):  # S-G05 alt: 非実体 防備 +4 against a physical attack
+            dfn += noncorporeal.defence_bonus(self, u, m, target)
+        ctx = AttackCtx(u, target, m, dfn, enhanced)
         extra = f" [{' '.join(notes)}]" if notes else ""
 
         def rolled(c: Check) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
-from ikusa.systems.maai import fear
+from ikusa.systems.maai import fear, noncorporeal
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
 from ikusa.systems.maai.flow_base import dice_text, p_success
@@ -175,6 +175,7 @@ class BreathFlow(MovementFlow):
         collapse = u.collapse
         hit_odds = self.hit_odds
         defence_of = self.defence_of
+        nc = noncorporeal.ids(self) if noncorporeal.any_in(self) else ()  # S-G05 非実体 units
         gi = u.ab["gi"]
         bleeding = u.bleeding
         shinpu = u.shinpu
@@ -219,6 +220,8 @@ class BreathFlow(MovementFlow):
                         dfn = defence_of(t, m, 0, gi)
                         if t.reservations:
                             dfn += self.tanpaku_value(t)
+                        if nc and t.id in nc:
+                            dfn += noncorporeal.defence_bonus(self, u, m, t)
                         odds = p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
                         ck: tuple[object, ...] = (m.id, m.name, t.id, t.name, 0, cost, odds, within)
                         o = memo.get(ck)
@@ -278,6 +281,8 @@ class BreathFlow(MovementFlow):
         opts = self.breath_options(u)
         if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
             opts = without_feared(self.fx, u.id, opts)
+        if noncorporeal.any_in(self):  # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py)
+            opts = noncorporeal.without_blocked(self, u, opts)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":

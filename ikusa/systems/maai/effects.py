@@ -95,6 +95,9 @@ class MaaiFx:
     fear_aura: tuple[str, ...] | None = None
     fear_seen_units: tuple[str, ...] = ()
     fear_faced: set[tuple[str, str, int]] = field(default_factory=set)
+    #: S-G05 非実体 units (maai/noncorporeal.py; None = not looked up yet) and the unit count then
+    noncorporeal: frozenset[str] | None = None
+    noncorporeal_units: int = 0
 
     def parts(self, uid: str, keys: tuple[str, ...]) -> list[tuple[int, str]]:
         out: list[tuple[int, str]] = []

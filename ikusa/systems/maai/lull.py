@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai import noncorporeal
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.conditions import grow_per_maai
 from ikusa.systems.maai.effects import tick_effects
@@ -143,7 +144,12 @@ class LullFlow(FlowBase):
                 and (cost_of[m.id] <= u.vigor or self.opts.vigor.allow_overspend)]
 
     def explain_maintenance(self, u: Unit, kind: str, action: str) -> RuleViolation | None:
-        """Refusals of 整備 and reload keys (S-R36, S-G20)."""
+        """Refusals of 整備 and reload keys (S-R36, S-G20), and of physical attacks on 非実体
+        units (S-G05, maai/noncorporeal.py: the last link of the flow's refusal chain)."""
+        if kind == "breath" and noncorporeal.any_in(self):
+            refused = noncorporeal.refusal(self, u, action)
+            if refused is not None:
+                return refused
         verb, _, rest = action.partition(":")
         mid = rest.partition(">")[0]
         m = next((x for x in u.moves if x.id == mid), None)

@@ -194,8 +194,9 @@ class SpiritOptions(_Group):
     def _tier(cls, v: str) -> str:
         return _one_of(v, TAIMA_TIER_NAMES, "退魔 tier")
     noncorporeal_without_novice: Literal["auto_miss", "defense_bonus:+4"] = Field(
-        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (fixed: "
-        "units have no 非実体 flag yet; other values are refused)."
+        "auto_miss", description="S-G05: physical attacks vs 非実体 targets (a unit with the feat 非実体) by "
+        "attackers without 退魔 入門: not allowed (refused naming S-G05), or against 防備 +4; [霊体] attacks "
+        "are normal."
     )
     ignores_defense_debuffs: bool = Field(
         True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (fixed: the [霊体] TN "

@@ -30,7 +30,6 @@ UNAPPLIED: dict[tuple[str, str], str] = {
     "nothing)",
     ("spirit", "ignores_defense_debuffs"): "S-G26: the [霊体] TN never reads 防備, so 無防備 and 防備 −N "
     "never change it",
-    ("spirit", "noncorporeal_without_novice"): "S-G05: units have no 非実体 flag yet",
     ("equipment", "natural_armor_grade"): "S-G06: 自然甲冑's grade is its catalog entry's",
     ("vigor", "reactions_count_toward_breath"): "S-G33: reactions are outside breaths",
     ("fatigue", "short_weapons"): "S-R67: a weapon is short by its catalog `short` flag (docs/maai-catalog.md)",
