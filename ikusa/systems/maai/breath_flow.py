@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
-from ikusa.systems.maai import fear, noncorporeal
+from ikusa.systems.maai import fear, noncorporeal, option_odds
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
 from ikusa.systems.maai.flow_base import dice_text, p_success
@@ -283,6 +283,7 @@ class BreathFlow(MovementFlow):
             opts = without_feared(self.fx, u.id, opts)
         if noncorporeal.any_in(self):  # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py)
             opts = noncorporeal.without_blocked(self, u, opts)
+        opts = option_odds.annotate(self, u, opts)  # #13: odds vs the best reaction, overload (labels only)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":
