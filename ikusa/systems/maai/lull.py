@@ -121,7 +121,7 @@ class LullFlow(FlowBase):
                 (r,) = self.dice.roll(100, 1, "妖魔乱入遭遇表", roller="GM")
                 band = self.enc.tables.env(r)
                 self.emit("environment", "S-R36,S-G07", f"小康: 妖魔乱入 d100={r} → {band.text or band.event}",
-                          event=band.event, roll=r, maai=self.maai)
+                          event=ev, roll=r, maai=self.maai, outcome=band.event)
             elif ev != "none":
                 band = environment_band(self.enc.tables, ev)
                 self.emit("environment", "S-R36", f"小康: {band.text if band else ENV_EVENTS[ev]} (GMの裁定)",
