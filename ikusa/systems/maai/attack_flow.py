@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai import fear, noncorporeal
 from ikusa.systems.maai.catalog import Tag
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
@@ -146,6 +147,8 @@ class AttackFlow(GuardFlow):
         dfn = self.defence_of(target, m, aim, u.ab["gi"])
         if target.reservations:  # tanpaku_value is 0 without reservations
             dfn += self.tanpaku_value(target)
+        if noncorporeal.any_in(self):  # S-G05 alt: 非実体 防備 +4 against a physical attack
+            dfn += noncorporeal.defence_bonus(self, u, m, target)
         return p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
 
     def tanpaku_value(self, t: Unit) -> int:
@@ -181,8 +184,10 @@ class AttackFlow(GuardFlow):
             notes.append(f"照準集中{aim} (S-R51)")
         if u.sig or target.sig or self.fx.next_mod:
             notes.extend(effect_notes(self.fx, u, target))
-        ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target),
-                        enhanced)
+        dfn = self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target)
+        if noncorporeal.any_in(self):  # S-G05 alt: 非実体 防備 +4 against a physical attack
+            dfn += noncorporeal.defence_bonus(self, u, m, target)
+        ctx = AttackCtx(u, target, m, dfn, enhanced)
         extra = f" [{' '.join(notes)}]" if notes else ""
 
         def rolled(c: Check) -> None:
@@ -392,6 +397,8 @@ class AttackFlow(GuardFlow):
                 ctx.target.bleeding = True
                 self.emit("bleed", "S-G19", f"{ctx.target.name} 出血 (毎間合開始に戦力−1, 止血まで)",
                           unit=ctx.target.id)
+            if ctx.move.src is not None and ctx.move.src.effects:  # S-G18: a fear maneuver (maai/fear.py)
+                fear.after_hit(self, ctx.target, ctx.attacker, ctx.move)
             behind = d.behind
             if behind:
                 # S-R43 / S-G15 / S-G65: one other enemy in the target's zone (the attacker's pick:

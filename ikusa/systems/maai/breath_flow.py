@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai import fear, noncorporeal, option_odds
 from ikusa.systems.maai.attack_flow import defence_key
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
@@ -110,6 +111,8 @@ class BreathFlow(MovementFlow):
         if u.defenceless:
             notes.append("無防備 解除 (S-R65)")
             u.defenceless = False
+        if u.cur_limit > self.opts.breath.official_cap:
+            notes.append(f"公式上限{self.opts.breath.official_cap}超過 (S-R28)")
         bonus = f"+先攻{u.first_bonus}" if first else ""
         more = f" {' '.join(notes)}" if notes else ""
         self.emit("breath", "S-R35",
@@ -117,6 +120,8 @@ class BreathFlow(MovementFlow):
                   unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
         if self.fx.book.active:  # issue #8: effects lasting until this unit's next breath end
             tick_effects(self, "breath", u.id)
+        if self.fx.fear_aura != ():  # S-G18: aura fear sources in the catalog (maai/fear.py)
+            fear.at_breath_start(self, u)
 
     def simple_unit(self, u: Unit) -> bool:
         """Whether ``u``'s breath options depend only on what :meth:`breath_options` keys its
@@ -191,6 +196,7 @@ class BreathFlow(MovementFlow):
         defence_of = self.defence_of
         dmemo = self.memo
         ge = GE_2D10
+        nc = noncorporeal.ids(self) if noncorporeal.any_in(self) else ()  # S-G05 非実体 units
         gi = u.ab["gi"]
         bleeding = u.bleeding
         shinpu = u.shinpu
@@ -248,6 +254,8 @@ class BreathFlow(MovementFlow):
                             dfn = defence_of(t, m, 0, gi)
                         if t.reservations:
                             dfn += self.tanpaku_value(t)
+                        if nc and t.id in nc:
+                            dfn += noncorporeal.defence_bonus(self, u, m, t)
                         # p_success(clamped mod, dfn), inlined
                         kk = dfn - (-10 if mod < -10 else 10 if mod > 10 else mod)
                         odds = 1.0 if kk <= -40 else 0.0 if kk >= 60 else ge[kk + 40]
@@ -309,6 +317,9 @@ class BreathFlow(MovementFlow):
         opts = self.breath_options(u)
         if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
             opts = without_feared(self.fx, u.id, opts)
+        if noncorporeal.any_in(self):  # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py)
+            opts = noncorporeal.without_blocked(self, u, opts)
+        opts = option_odds.annotate(self, u, opts)  # #13: odds vs the best reaction, overload (labels only)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":

@@ -162,6 +162,8 @@ class MaaiEncounter(EffectsSetup):
     _catalog: Catalog | None = PrivateAttr(default=None)
     _plain_cost: dict[int, int] = PrivateAttr(default_factory=dict)
     _puppets: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
+    #: the d100 tables in force (maai/tables.py: the shipped ones, or ``homebrew: tables:``)
+    _tables: Any = PrivateAttr(default=None)
     #: the combat flow's caches for this encounter (flow_base.EncounterCaches), made by its first state
     _flow_caches: Any = PrivateAttr(default=None)
 
@@ -196,6 +198,10 @@ class MaaiEncounter(EffectsSetup):
         return self._puppets
 
     @property
+    def tables(self) -> Any:
+        return self._tables
+
+    @property
     def catalog(self) -> Catalog:
         assert self._catalog is not None
         return self._catalog
@@ -206,7 +212,7 @@ UNIVERSAL = ("move.ridatsu", "common.pick_up_weapon", "common.field_repair", "co
 
 
 def _catalog(enc: MaaiEncounter, source: str) -> Catalog:
-    content = {k: v for k, v in enc.homebrew.items() if k != "effects"}  # effects: maai/effects.py
+    content = {k: v for k, v in enc.homebrew.items() if k not in ("effects", "tables")}  # maai/effects.py, tables.py
     if not content:
         return load_catalog()
     text = yaml.safe_dump(content, allow_unicode=True)
@@ -422,5 +428,8 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:
     from ikusa.systems.maai.effects import encounter_effects
 
     enc._homebrew_effects, enc._start_effects = encounter_effects(enc.homebrew.get("effects"), enc.effects,
-                                                                  [u.id for u in enc.units], source)
+                                                                  [u.id for u in enc.units], source, enc.opts)
+    from ikusa.systems.maai.tables import encounter_tables
+
+    enc._tables = encounter_tables(enc.homebrew.get("tables"), enc, source)
     return enc

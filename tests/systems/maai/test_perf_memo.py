@@ -18,6 +18,7 @@ import pytest
 
 from ikusa.dice.source import RandomSource
 from ikusa.engine.encounter import read_document, split_document
+from ikusa.systems.maai import option_odds
 from ikusa.systems.maai.breath import breath_limit as rule_breath_limit
 from ikusa.systems.maai.check import Check, Outcome
 from ikusa.systems.maai.damage import hit_damage as rule_hit_damage
@@ -67,7 +68,8 @@ def test_breath_options_with_warm_caches_equal_fresh_ones(name: str, monkeypatch
                     m.setattr(state, "caches", EncounterCaches(enc))
                     m.setattr(state, "breath_cache", {})
                     m.setattr(state, "react_cache", {})
-                    fresh = tuple(state.breath_options(u))
+                    m.setattr(state, "memo", {})
+                    fresh = tuple(option_odds.annotate(state, u, state.breath_options(u)))  # #13 label notes
                 assert fresh == d.options
                 checked += 1
             state.apply(policy.choose(state, d, rng), dice)
