@@ -6,7 +6,10 @@ Times, interleaved round by round (median and best of ``--rounds``):
   this environment), beside the anchor **node + bcdice-js** rolling ``2D6`` with the
   plain DiceBot (issue #12, target 6: no slower than the anchor);
 * ``ikusa odds maai 2D10+3>=11`` (rich tables) and ``--json`` (target 5: ≤ 100 ms);
-* ``python -c pass`` (the interpreter's own floor).
+* ``python -c pass`` (the interpreter's own floor);
+* with ``--baseline``: issue #12's baseline (commit 8aba570, :mod:`bench.baseline`) running
+  ``python -m ikusa.cli.main odds ...`` from its extracted tree, in the same rounds (what the
+  console script did there: the typer app).
 
 The anchor needs ``node`` and the npm package ``bcdice``: the bench installs it with
 ``npm install bcdice@4.9.0`` into ``$IKUSA_BCDICE_JS`` (default: a ``ikusa-bcdice-js``
@@ -72,11 +75,11 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(argv: list[str]) -> tuple[float, float]:
+def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one whole process."""
     cpu = _children_cpu()
     start = time.perf_counter()
-    proc = subprocess.run(argv, capture_output=True, check=False)
+    proc = subprocess.run(argv, capture_output=True, check=False, env=env)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-300:]}")
@@ -88,8 +91,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--before", metavar="IKUSA", help="another ikusa console script (e.g. today's main: "
                         "/work/main/.venv/bin/ikusa) timed in the same rounds")
+    parser.add_argument("--baseline", action="store_true", help="also time issue #12's baseline (8aba570)")
     args = parser.parse_args(argv)
     ikusa = ikusa_script()
+    envs: dict[str, dict[str, str]] = {}
     cases: dict[str, list[str]] = {
         "python -c pass": [sys.executable, "-c", "pass"],
         "ikusa roll 2D6": [*ikusa, "roll", "2D6"],
@@ -101,29 +106,43 @@ def main(argv: list[str] | None = None) -> None:
         cases["before: ikusa roll 2D6"] = [args.before, "roll", "2D6"]
         cases["before: ikusa odds maai 2D10+3>=11"] = [args.before, "odds", "maai", "2D10+3>=11"]
         cases["before: ikusa odds maai 2D10+3>=11 --json"] = [args.before, "odds", "maai", "2D10+3>=11", "--json"]
+    if args.baseline:
+        from bench.baseline import BASELINE, checkout
+
+        tree = checkout()
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        base = [sys.executable, "-m", "ikusa.cli.main"]
+        for words in (["roll", "2D6"], ["odds", "maai", "2D10+3>=11"], ["odds", "maai", "2D10+3>=11", "--json"]):
+            name = f"baseline {BASELINE}: ikusa {' '.join(words)}"
+            cases[name] = [*base, *words]
+            envs[name] = env
     anchor = prepare_anchor()
     if isinstance(anchor, str):
         print(f"anchor node + bcdice-js skipped: {anchor}")
     else:
         cases["anchor: node + bcdice-js 2D6"] = [*anchor, "2D6"]
-    for argv_ in cases.values():  # warm the file cache and the byte-code caches
-        timed(argv_)
+    for name, argv_ in cases.items():  # warm the file cache and the byte-code caches
+        timed(argv_, envs.get(name))
     times: dict[str, list[float]] = {name: [] for name in cases}
     cpus: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.rounds):
         for name, argv_ in cases.items():
-            wall, cpu = timed(argv_)
+            wall, cpu = timed(argv_, envs.get(name))
             times[name].append(wall)
             cpus[name].append(cpu)
     print(f"whole process, {args.rounds} interleaved rounds: wall median / best, CPU (user+sys) median")
     for name, ts in times.items():
-        print(f"  {name:<44} {statistics.median(ts) * 1000:7.1f} ms / {min(ts) * 1000:7.1f} ms   "
+        print(f"  {name:<56} {statistics.median(ts) * 1000:7.1f} ms / {min(ts) * 1000:7.1f} ms   "
               f"CPU {statistics.median(cpus[name]) * 1000:7.1f} ms")
+    odds_json = "ikusa odds maai 2D10+3>=11 --json"
+    print(f"  {odds_json}: median {statistics.median(times[odds_json]) * 1000:.1f} ms wall (target 5: ≤ 100 ms)")
     if not isinstance(anchor, str):
         key = "anchor: node + bcdice-js 2D6"
         for what, table in (("wall", times), ("CPU", cpus)):
-            a, r = statistics.median(table[key]), statistics.median(table["ikusa roll 2D6"])
-            print(f"  ikusa roll 2D6 / anchor, {what}: {r / a:.2f} (target ≤ 1)")
+            a = statistics.median(table[key])
+            for label in ("ikusa roll 2D6", odds_json, "ikusa odds maai 2D10+3>=11"):
+                print(f"  {label} / anchor, {what}: {statistics.median(table[label]) / a:.2f}"
+                      f"{' (target ≤ 1)' if label == 'ikusa roll 2D6' else ''}")
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ from typing import Annotated
 import typer
 
 from ikusa.cli.common import console, user_errors
+from ikusa.cli.odds_core import odds_for
 from ikusa.dice.odds import OddsResult
-from ikusa.engine.errors import InputError
 
 
 def register(app: typer.Typer) -> None:
@@ -33,33 +33,9 @@ def odds_cmd(
     """Exact odds of a check: outcome probabilities and tables (enumerated, not sampled).
     Without a system (``ikusa odds "3D6>=12"``) or with ``DiceBot``: the exact distribution of a
     plain dice sum."""
-    from ikusa.api import odds
-    from ikusa.dice.distribution import sum_odds
-    from ikusa.systems.registry import canonical_id
-
     with user_errors():
-        if command is None:
-            if _is_system(system):
-                raise InputError(f"give a check command after the system, e.g. ikusa odds {system} "
-                                 "'2D10+3>=11'", field="command")
-            system, command = "DiceBot", system
-        if canonical_id(system) is None:
-            if fate:
-                raise InputError("fate intervention is a maai rule (S-R14); the DiceBot has none", field="--fate")
-            result: OddsResult = sum_odds(command)
-        else:
-            result = odds(system, command, fate=fate)
+        result: OddsResult = odds_for(system, command, fate)
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         console.print(result.render())
-
-
-def _is_system(word: str) -> bool:
-    """Whether ``word`` names a combat system (then a missing command is an error, not a sum)."""
-    from ikusa.systems.registry import canonical_id
-
-    try:
-        return canonical_id(word) is not None
-    except InputError:
-        return False

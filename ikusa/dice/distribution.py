@@ -16,14 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from ikusa.dice.odds import COMPARISONS, frac_text, percent_text
 from ikusa.engine.errors import InputError
+
+if TYPE_CHECKING:  # rich is imported by render() only: ``ikusa odds --json`` never loads it (issue #12)
+    from rich.console import RenderableType
 
 #: the dice bot's own limits (README "Limits")
 MAX_DICE = 200
@@ -95,6 +94,10 @@ class SumOdds:
         return out
 
     def render(self) -> RenderableType:
+        from rich.console import Group
+        from rich.table import Table
+        from rich.text import Text
+
         head = Text.assemble(("DiceBot ", "bold"), (self.command, "bold cyan"),
                              f"  ({self.ways:,} equally likely rolls enumerated; mean {float(self.mean):.2f})")
         parts: list[RenderableType] = [head]

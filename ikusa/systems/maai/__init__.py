@@ -7,9 +7,10 @@ interface (:class:`ikusa.systems.registry.SystemModule`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ikusa.engine.protocol import GameState, Policy
+if TYPE_CHECKING:  # not at run time: ``ikusa odds`` and ``ikusa roll`` load no engine (issue #12)
+    from ikusa.engine.protocol import GameState, Policy
 
 SYSTEM_ID = "maai"
 

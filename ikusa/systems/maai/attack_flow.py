@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai import fear, noncorporeal
 from ikusa.systems.maai.catalog import Tag
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
@@ -52,8 +53,16 @@ def _done() -> None:
     return None
 
 
-#: reaction options built so far (immutable values, reused: keyed on all they show)
-_REACT_MEMO: dict[tuple[object, ...], Option] = {}
+def defence_key(move: Move | None, aim: int, gi: int) -> object:
+    """What of the attacking maneuver a 防備 depends on: its tags (the catalog's tuple, one object
+    for every unit with the maneuver), or with 照準集中 the catalog maneuver, N and 技."""
+    if move is None:
+        return 0
+    if aim and move.src is not None:
+        return (id(move.src), aim, gi)
+    return id(move.tags)
+
+
 _NOREACT = Option("noreact", "防御しない", cost=0, data={"kind": "noreact"})
 
 
@@ -63,10 +72,11 @@ class AttackFlow(GuardFlow):
     def defence_of(self, target: Unit, move: Move | None, aim: int = 0, gi: int = 0) -> int:
         """防備 of ``target`` against ``move`` (S-R44…S-R48, S-G42; defence.compute_defence),
         with 照準集中 ``aim`` added to the move's tag (S-R51, costs.aim_focus); memoised on what
-        it depends on: the unit's stance and 無防備, the move and the aim."""
+        it depends on: the unit's stance and 無防備, the move's tags (shared by every unit with the
+        maneuver: the catalog's tuple; with 照準集中 the maneuver, N and 技) and the aim."""
         st = target.stance
-        key = (target.id, st.id if st is not None else "", target.defenceless, id(move), aim, target.armour_rev,
-               target.formation, target.sig)
+        key = (target.id, st.id if st is not None else "", target.defenceless, defence_key(move, aim, gi),
+               target.armour_rev, target.formation, target.sig)
         v = self.memo.get(key)
         if v is None:
             tags: tuple[Tag, ...] = ()
@@ -137,6 +147,8 @@ class AttackFlow(GuardFlow):
         dfn = self.defence_of(target, m, aim, u.ab["gi"])
         if target.reservations:  # tanpaku_value is 0 without reservations
             dfn += self.tanpaku_value(target)
+        if noncorporeal.any_in(self):  # S-G05 alt: 非実体 防備 +4 against a physical attack
+            dfn += noncorporeal.defence_bonus(self, u, m, target)
         return p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
 
     def tanpaku_value(self, t: Unit) -> int:
@@ -172,8 +184,10 @@ class AttackFlow(GuardFlow):
             notes.append(f"照準集中{aim} (S-R51)")
         if u.sig or target.sig or self.fx.next_mod:
             notes.extend(effect_notes(self.fx, u, target))
-        ctx = AttackCtx(u, target, m, self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target),
-                        enhanced)
+        dfn = self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target)
+        if noncorporeal.any_in(self):  # S-G05 alt: 非実体 防備 +4 against a physical attack
+            dfn += noncorporeal.defence_bonus(self, u, m, target)
+        ctx = AttackCtx(u, target, m, dfn, enhanced)
         extra = f" [{' '.join(notes)}]" if notes else ""
 
         def rolled(c: Check) -> None:
@@ -201,7 +215,13 @@ class AttackFlow(GuardFlow):
     def damage_of(self, m: Move, c: Check, kind: CheckKind = "attack") -> Damage:
         """S-R41/S-R43/S-R60 (damage.hit_damage): hit = damage; 会心 = the catalog's crit damage
         (2, special crits 斬馬刀/野太刀 3, 鉄砲 2 + 1 behind)."""
-        return hit_damage(c.outcome, m.damage, m.crit_damage, m.behind_damage, m.crit_behind_damage, kind, self.opts)
+        key = (c.outcome, m.damage, m.crit_damage, m.behind_damage, m.crit_behind_damage, kind)
+        damages = self.caches.damages
+        d = damages.get(key)
+        if d is None:
+            d = damages[key] = hit_damage(c.outcome, m.damage, m.crit_damage, m.behind_damage, m.crit_behind_damage,
+                                          kind, self.opts)
+        return d
 
     # -- hit or miss ------------------------------------------------------------------------
     def _resolve_hit(self, ctx: AttackCtx, extra: str) -> None:
@@ -245,7 +265,7 @@ class AttackFlow(GuardFlow):
     def reaction_options(self, t: Unit, ctx: AttackCtx) -> list[Option]:
         """S-R37…S-R40, S-R53…S-R55, S-G35, S-G58, S-G60."""
         parry_only = False
-        if ctx.enhanced or not t.able:
+        if ctx.enhanced or t.incapacitated:
             return []
         if t.defenceless:
             if self.opts.defenseless.blocks == "all_defenses":
@@ -267,15 +287,16 @@ class AttackFlow(GuardFlow):
     def _build_reaction_options(self, t: Unit, total: int, parry_only: bool) -> list[Option]:
         out: list[Option] = []
         seen: set[str] = set()
+        memo = self.caches.options  # immutable values, reused: keyed on all they show
         for r in t.reservations:
             if r.kind == "defence" and r.id not in seen and t.weapon_usable(r) and (
                     not parry_only or r.defence_type == "parry"):
                 seen.add(r.id)
                 p = p_success(self.defence_modifier(t, r), total)
                 ck: tuple[object, ...] = ("react", r.id, r.name, p)
-                o = _REACT_MEMO.get(ck)
+                o = memo.get(ck)
                 if o is None:
-                    o = _REACT_MEMO[ck] = Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
+                    o = memo[ck] = Option(f"react:{r.id}", f"{r.name} (予約済み, 活力0)", cost=0, odds=p,
                                                  data={"kind": "react", "move": r.id, "reserved": True})
                 out.append(o)
         for m in t.defence_moves:  # the unit's defence maneuvers, in order
@@ -285,15 +306,13 @@ class AttackFlow(GuardFlow):
             if cost <= t.vigor or (self.opts.vigor.allow_overspend and not self.is_puppet(t)):
                 p = p_success(self.defence_modifier(t, m), total)
                 ck = ("improv", m.id, m.name, cost, p)
-                o = _REACT_MEMO.get(ck)
+                o = memo.get(ck)
                 if o is None:
-                    o = _REACT_MEMO[ck] = Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
+                    o = memo[ck] = Option(f"improv:{m.id}", f"{m.name} (即興, 活力{cost})", cost=cost, odds=p,
                                                  data={"kind": "react", "move": m.id, "reserved": False})
                 out.append(o)
         if out:
             out.append(_NOREACT)
-            if len(_REACT_MEMO) > 50_000:
-                _REACT_MEMO.clear()
         return out
 
     def defence_modifier(self, t: Unit, m: Move) -> int:
@@ -303,7 +322,7 @@ class AttackFlow(GuardFlow):
             mod += t.skill(m.skill)
         if t.sig:  # issue #8: 防御 effects
             mod += self.fx.total(t.id, ROLL_KEYS["defence"])
-        return max(-10, min(10, mod))
+        return -10 if mod < -10 else 10 if mod > 10 else mod
 
     def _ask_reaction(self, ctx: AttackCtx) -> None:
         t = ctx.target
@@ -356,7 +375,8 @@ class AttackFlow(GuardFlow):
         # S-G39: 一刀短拍 (defence and counter at once): +2 on the defence roll while its counter is held
         school = 0
         if self.opts.counter.tanpaku_bonus_applies_to == "defense_roll":
-            school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
+            if t.reservations:
+                school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
         tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" else c.total
         self.check(t, self.defence_modifier(t, m) + school, tn, f"{m.name} 防御", rolled, relevance="no_crit")
 
@@ -377,6 +397,8 @@ class AttackFlow(GuardFlow):
                 ctx.target.bleeding = True
                 self.emit("bleed", "S-G19", f"{ctx.target.name} 出血 (毎間合開始に戦力−1, 止血まで)",
                           unit=ctx.target.id)
+            if ctx.move.src is not None and ctx.move.src.effects:  # S-G18: a fear maneuver (maai/fear.py)
+                fear.after_hit(self, ctx.target, ctx.attacker, ctx.move)
             behind = d.behind
             if behind:
                 # S-R43 / S-G15 / S-G65: one other enemy in the target's zone (the attacker's pick:
@@ -469,8 +491,8 @@ class AttackFlow(GuardFlow):
         way this is reached after a miss), or only after a nullification for school 反撃 (一刀切断);
         not at 0 戦力.  ``then`` continues the flow (the 護衛態勢 auto-counter, S-G61)."""
         t, a = ctx.target, ctx.attacker
-        if (not t.reservations or (ctx.move.ranged and not self.opts.counter.vs_ranged) or not t.able
-                or not a.able or t.defenceless):  # no reservation: no counter can trigger
+        if (not t.reservations or (ctx.move.ranged and not self.opts.counter.vs_ranged) or t.incapacitated
+                or a.incapacitated or t.defenceless):  # no reservation: no counter can trigger
             then()
             return
 

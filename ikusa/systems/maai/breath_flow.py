@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai import fear, noncorporeal, option_odds
+from ikusa.systems.maai.attack_flow import defence_key
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
-from ikusa.systems.maai.flow_base import dice_text, p_success
+from ikusa.systems.maai.flow_base import GE_2D10, dice_text
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.rules_link import (
@@ -23,9 +25,12 @@ from ikusa.systems.maai.rules_link import (
 )
 from ikusa.systems.maai.units import Unit
 
-#: every distinct breath option built so far (options are immutable values; see breath_options)
-_OPTION_MEMO: dict[tuple[object, ...], Option] = {}
-_OPTION_MEMO_MAX = 200_000
+#: the breath-list cache serves battles of at most this many units: its key holds every enemy's
+#: state, so in a larger battle it costs O(N) per breath, hardly ever hits and fills memory
+BREATH_CACHE_UNITS = 12
+
+#: options memoised per encounter at most (EncounterCaches.options; emptied when full)
+OPTION_MEMO_MAX = 200_000
 
 _END = Option("end", "一呼吸を終える", cost=0, data={"kind": "end"})
 _PASS = Option("pass", "パス (この間合はもう一呼吸しない; 活力は反応用に残る)", cost=0, data={"kind": "pass"})
@@ -61,6 +66,16 @@ class BreathFlow(MovementFlow):
             return self.move_cost(u, m) + u.collapse
         return self.move_cost(u, m)
 
+    def breath_limit_of(self, extensions: dict[str, int], narrowed: bool) -> int:
+        """S-R27/S-R28/S-G32 (breath.breath_limit), kept per encounter (a pure function of these
+        and the encounter's options)."""
+        key = (narrowed is not None and narrowed is not False, *extensions.items())
+        limits = self.caches.limits
+        v = limits.get(key)
+        if v is None:
+            v = limits[key] = breath_limit(extensions, narrowed, self.opts)
+        return v
+
     def zero_cap(self) -> int:
         return self.opts.zero_cost.cap
 
@@ -87,7 +102,7 @@ class BreathFlow(MovementFlow):
         u.breath_spent = 0
         u.attacks_in_breath = 0
         u.acted = 0
-        u.cur_limit = breath_limit(u.extensions, u.narrowed, self.opts)
+        u.cur_limit = self.breath_limit_of(u.extensions, u.narrowed)
         u.narrowed = False
         notes = []
         if u.reservations:
@@ -96,6 +111,8 @@ class BreathFlow(MovementFlow):
         if u.defenceless:
             notes.append("無防備 解除 (S-R65)")
             u.defenceless = False
+        if u.cur_limit > self.opts.breath.official_cap:
+            notes.append(f"公式上限{self.opts.breath.official_cap}超過 (S-R28)")
         bonus = f"+先攻{u.first_bonus}" if first else ""
         more = f" {' '.join(notes)}" if notes else ""
         self.emit("breath", "S-R35",
@@ -103,6 +120,8 @@ class BreathFlow(MovementFlow):
                   unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
         if self.fx.book.active:  # issue #8: effects lasting until this unit's next breath end
             tick_effects(self, "breath", u.id)
+        if self.fx.fear_aura != ():  # S-G18: aura fear sources in the catalog (maai/fear.py)
+            fear.at_breath_start(self, u)
 
     def simple_unit(self, u: Unit) -> bool:
         """Whether ``u``'s breath options depend only on what :meth:`breath_options` keys its
@@ -125,11 +144,13 @@ class BreathFlow(MovementFlow):
 
     def breath_options(self, u: Unit) -> list[Option]:
         """:meth:`build_breath_options`, served from a per-encounter cache in plain situations
-        (a simple unit, not in 心府, weapon in hand, not bleeding, no 構え崩し), keyed on every
-        number the options show or depend on: the unit's 活力, room, acted, zone, attacks this
-        breath, stance, 無防備, reservations and 装填, and each enemy's state that enters the
-        hit odds (down, zone, 奇襲, stance, 無防備, armour, 陣形, reservations)."""
-        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or u.origin or not self.simple_unit(u)):
+        of small battles (at most :data:`BREATH_CACHE_UNITS` units; a simple unit, not in 心府,
+        weapon in hand, not bleeding, no 構え崩し), keyed on every number the options show or
+        depend on: the unit's 活力, room, acted, zone, attacks this breath, stance, 無防備,
+        reservations and 装填, and each enemy's state that enters the hit odds (down, zone,
+        奇襲, stance, 無防備, armour, 陣形, reservations)."""
+        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or u.origin or not self.simple_unit(u)
+                or len(self.units) > BREATH_CACHE_UNITS):
             return self.build_breath_options(u)
         side = u.side
         st = u.stance
@@ -150,11 +171,14 @@ class BreathFlow(MovementFlow):
         """Every legal choice of ``u``'s breath now (S-R27…S-R32, S-R37, S-R58, S-R59, S-G21).
 
         Speed: the options are immutable values, so each distinct one is built once and
-        reused (:data:`_OPTION_MEMO`, keyed on everything its key, label and data show); the
-        plain (non-心府) cost comes straight from the encounter's cost memo."""
-        memo = _OPTION_MEMO
-        if len(memo) > _OPTION_MEMO_MAX:
+        reused (the encounter's ``caches.options``, keyed on everything its key, label and data
+        show); the plain (non-心府) cost comes straight from the encounter's cost memo."""
+        caches = self.caches
+        memo = caches.options
+        attacks = caches.attacks
+        if len(memo) > OPTION_MEMO_MAX:
             memo.clear()
+            attacks.clear()
         v = u.vigor
         left = u.cur_limit - u.breath_spent
         out: list[Option] = []
@@ -170,6 +194,9 @@ class BreathFlow(MovementFlow):
         collapse = u.collapse
         hit_odds = self.hit_odds
         defence_of = self.defence_of
+        dmemo = self.memo
+        ge = GE_2D10
+        nc = noncorporeal.ids(self) if noncorporeal.any_in(self) else ()  # S-G05 非実体 units
         gi = u.ab["gi"]
         bleeding = u.bleeding
         shinpu = u.shinpu
@@ -205,20 +232,37 @@ class BreathFlow(MovementFlow):
                 if enemies is None:
                     enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
                 base_mod: int | None = None
+                melee = m.reach == 0
+                zone = u.zone
+                tags_key = defence_key(m, 0, gi)
+                # one dict per maneuver, cost and breath room: target → its option, by what it shows
+                sub_key = (m.id, m.name, cost, within)
+                sub = attacks.get(sub_key)
+                if sub is None:
+                    sub = attacks[sub_key] = {}
                 for t in enemies:
-                    if (t.zone == u.zone) if m.reach == 0 else self.in_reach(u, m, t):
-                        # hit_odds(u, m, t) inlined: the target-free part of the modifier once per maneuver
+                    if (t.zone == zone) if melee else self.in_reach(u, m, t):
+                        # hit_odds(u, m, t) inlined: the target-free part of the modifier once per
+                        # maneuver, the 防備 memo read here (defence_of computes a missing one)
                         if base_mod is None:
                             base_mod = self.attack_modifier_base(u, m, u.attacks_in_breath + 1)
                         mod = base_mod + surprise if t.unaware else base_mod
-                        dfn = defence_of(t, m, 0, gi)
+                        st = t.stance
+                        dfn = dmemo.get((t.id, st.id if st is not None else "", t.defenceless, tags_key,
+                                         t.armour_rev, t.formation, t.sig))
+                        if dfn is None:
+                            dfn = defence_of(t, m, 0, gi)
                         if t.reservations:
                             dfn += self.tanpaku_value(t)
-                        odds = p_success(-10 if mod < -10 else 10 if mod > 10 else mod, dfn)
-                        ck: tuple[object, ...] = (m.id, m.name, t.id, t.name, 0, cost, odds, within)
-                        o = memo.get(ck)
+                        if nc and t.id in nc:
+                            dfn += noncorporeal.defence_bonus(self, u, m, t)
+                        # p_success(clamped mod, dfn), inlined
+                        kk = dfn - (-10 if mod < -10 else 10 if mod > 10 else mod)
+                        odds = 1.0 if kk <= -40 else 0.0 if kk >= 60 else ge[kk + 40]
+                        tk = (t.id, t.name, odds)
+                        o = sub.get(tk)
                         if o is None:
-                            o = memo[ck] = Option(
+                            o = sub[tk] = Option(
                                 f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost})", cost=cost, odds=odds,
                                 data={"kind": "attack", "move": m.id, "target": t.id, "within": within})
                         out.append(o)
@@ -273,6 +317,9 @@ class BreathFlow(MovementFlow):
         opts = self.breath_options(u)
         if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
             opts = without_feared(self.fx, u.id, opts)
+        if noncorporeal.any_in(self):  # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py)
+            opts = noncorporeal.without_blocked(self, u, opts)
+        opts = option_odds.annotate(self, u, opts)  # #13: odds vs the best reaction, overload (labels only)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":

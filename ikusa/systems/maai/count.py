@@ -20,12 +20,18 @@ def next_to_act(units: Sequence[Unit]) -> Unit | None:
     活力 or has passed, S-G21)."""
     best: Unit | None = None
     best_count = 0
-    best_i = 0
-    for i, u in enumerate(units):
+    best_tie: tuple[int, int, int] = (0, 0, 0)
+    for u in units:
         if u.incapacitated or u.passed or u.vigor <= 0:
             continue
-        c = u.count_value()
-        # the full key only decides between equal counts (the same order as count_key)
-        if best is None or c > best_count or (c == best_count and count_key(u, i) < count_key(best, best_i)):
-            best, best_count, best_i = u, c, i
+        c = u.vigor + (u.first_bonus if u.breaths_taken == 0 else 0)  # count_value, inlined
+        # the rest of count_key only decides between equal counts; a later unit (higher
+        # encounter order) wins a tie only with a strictly smaller key
+        if best is None or c > best_count:
+            best, best_count = u, c
+            best_tie = (-u.ab["gi"], u.side_rank, 0 if u.grade == "PC" else 1)
+        elif c == best_count:
+            tie = (-u.ab["gi"], u.side_rank, 0 if u.grade == "PC" else 1)
+            if tie < best_tie:
+                best, best_tie = u, tie
     return best

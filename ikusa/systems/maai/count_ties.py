@@ -80,15 +80,23 @@ class CountTieFlow(LullFlow):
             # fast path: under the default order a true tie is one side, equal count and 技, both PC or both NPC
             cv, gi, side, pc = u.count_value(), u.ab["gi"], u.side, u.grade == "PC"
             tied = [t for t in self.units if t.side == side and t.ab["gi"] == gi and (t.grade == "PC") == pc
-                    and _eligible(t) and t.count_value() == cv]
+                    and t.vigor + (t.first_bonus if t.breaths_taken == 0 else 0) == cv  # count_value
+                    and not (t.incapacitated or t.passed or t.vigor <= 0)]  # _eligible
         else:
             u, tied = tied_candidates(self.units, opts, u)
         if len(tied) < 2 or opts.count.same_side_ties == "encounter_order":
             self.start_breath(u)
             return
         count = u.count_value()
-        options = [Option(f"first:{t.id}", f"{t.name} が先に一呼吸 (カウント{count}, 技{t.ab['gi']})",
-                          data={"kind": "count_tie", "unit": t.id}) for t in tied]
+        memo = self.caches.options  # immutable values, one per distinct option of the encounter
+        options = []
+        for t in tied:
+            ck = ("first", t.id, t.name, count, t.ab["gi"])
+            o = memo.get(ck)
+            if o is None:
+                o = memo[ck] = Option(f"first:{t.id}", f"{t.name} が先に一呼吸 (カウント{count}, 技{t.ab['gi']})",
+                                      data={"kind": "count_tie", "unit": t.id})
+            options.append(o)
         by_id = {t.id: t for t in tied}
 
         def handle(key: str) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 
 from ikusa.engine.effects import ActiveEffect, EffectBook, EffectSpec
 from ikusa.systems.maai.check import Check, Outcome
+from ikusa.systems.maai.conditions import PER_MAAI_NAMES, builtin
 
 #: accepted modifier key → canonical key
 MODIFIER_KEYS: dict[str, str] = {
@@ -34,17 +35,10 @@ MODIFIER_KEYS: dict[str, str] = {
 }
 CLOCKS = ("maai", "breath", "permanent")
 
-#: S-G19's named conditions as effects a GM puts on by name (``{op: effect, name: 毒}``):
-#: poison and curses appear in the texts only as 防備 −N sources (001:L131; S-R48, S-G43 constant)
-BUILTIN: dict[str, EffectSpec] = {
-    "毒": EffectSpec(name="毒", modifiers={"defense": -1}, note="S-G19: 防備 −1 while poisoned (S-R48)"),
-    "呪い": EffectSpec(name="呪い", modifiers={"defense": -1}, note="S-G19/S-G43: 毎間合防備 −1, constant"),
-}
-
-
 def fear_conditions(unit_ids: list[str]) -> dict[str, str]:
-    """Effect conditions maai knows: 恐怖>ID / fear>ID (S-G18: no attacks against ID)."""
-    return {f"{w}>{u}": f"fear>{u}" for u in unit_ids for w in ("恐怖", "fear")}
+    """Effect conditions maai knows: 恐怖>ID / fear>ID (S-G18: no attacks against ID) and 毎間合
+    (S-G43: a 防備 −N growing each 間合 with ``debuff.per_round_cumulative``; maai/conditions.py)."""
+    return {**{f"{w}>{u}": f"fear>{u}" for u in unit_ids for w in ("恐怖", "fear")}, **PER_MAAI_NAMES}
 
 
 def without_feared(fx: MaaiFx, uid: str, options: list[Any]) -> list[Any]:
@@ -96,6 +90,14 @@ class MaaiFx:
     override: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: units added by a ruling: id → resolved catalog data (the encounter has only its own)
     extra_resolved: dict[str, Any] = field(default_factory=dict)
+    #: S-G18 fear from data (maai/fear.py): the fear_aura units (None = not looked up yet),
+    #: the unit ids they were looked up for, and the (unit, source, 間合) aura checks rolled
+    fear_aura: tuple[str, ...] | None = None
+    fear_seen_units: tuple[str, ...] = ()
+    fear_faced: set[tuple[str, str, int]] = field(default_factory=set)
+    #: S-G05 非実体 units (maai/noncorporeal.py; None = not looked up yet) and the unit count then
+    noncorporeal: frozenset[str] | None = None
+    noncorporeal_units: int = 0
 
     def parts(self, uid: str, keys: tuple[str, ...]) -> list[tuple[int, str]]:
         out: list[tuple[int, str]] = []
@@ -209,14 +211,17 @@ def tick_effects(st: Any, clock: str, uid: str | None) -> None:
 
 
 def encounter_effects(homebrew: Any, start: list[dict[str, Any]], unit_ids: list[str],
-                      source: str) -> tuple[dict[str, EffectSpec], list[tuple[str, EffectSpec]]]:
+                      source: str, opts: Any = None) -> tuple[dict[str, EffectSpec], list[tuple[str, EffectSpec]]]:
     """An encounter's ``homebrew: effects:`` and ``effects:`` (each ``{unit, effect}`` or
-    ``{unit, name}``), validated with maai's keys; errors name the file and the field."""
+    ``{unit, name}``), validated with maai's keys, over S-G19's named conditions with the
+    numbers of ``opts`` (maai/conditions.py); errors name the file and the field."""
     from ikusa.engine.errors import InputError
     from ikusa.systems.gm_support import homebrew_effects, start_effects
+    from ikusa.systems.maai.options import or_default
 
     try:
-        book = {**BUILTIN, **homebrew_effects(homebrew, MODIFIER_KEYS, CLOCKS, fear_conditions(unit_ids))}
+        book = {**builtin(or_default(opts)), **homebrew_effects(homebrew, MODIFIER_KEYS, CLOCKS,
+                                                                fear_conditions(unit_ids))}
         return book, start_effects(start, book, unit_ids, MODIFIER_KEYS, CLOCKS, fear_conditions(unit_ids))
     except InputError as exc:
         raise InputError(exc.message, source=source, field=exc.field) from None

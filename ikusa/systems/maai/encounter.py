@@ -10,7 +10,7 @@ the problem (an unknown maneuver, a missing ability …).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -162,6 +162,19 @@ class MaaiEncounter(EffectsSetup):
     _catalog: Catalog | None = PrivateAttr(default=None)
     _plain_cost: dict[int, int] = PrivateAttr(default_factory=dict)
     _puppets: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
+    #: the d100 tables in force (maai/tables.py: the shipped ones, or ``homebrew: tables:``)
+    _tables: Any = PrivateAttr(default=None)
+    #: the combat flow's caches for this encounter (flow_base.EncounterCaches), made by its first state
+    _flow_caches: Any = PrivateAttr(default=None)
+
+    def flow_caches(self, make: Callable[[MaaiEncounter], Any]) -> Any:
+        """The combat flow's per-encounter caches: made once by ``make`` (the first state of this
+        encounter), then shared by every later state of it; nothing is shared between encounters
+        (a server holding many tables keeps no module-level cache, issue #12)."""
+        c = self._flow_caches
+        if c is None:
+            c = self._flow_caches = make(self)
+        return c
 
     @property
     def opts(self) -> MaaiOptions:
@@ -185,6 +198,10 @@ class MaaiEncounter(EffectsSetup):
         return self._puppets
 
     @property
+    def tables(self) -> Any:
+        return self._tables
+
+    @property
     def catalog(self) -> Catalog:
         assert self._catalog is not None
         return self._catalog
@@ -195,7 +212,7 @@ UNIVERSAL = ("move.ridatsu", "common.pick_up_weapon", "common.field_repair", "co
 
 
 def _catalog(enc: MaaiEncounter, source: str) -> Catalog:
-    content = {k: v for k, v in enc.homebrew.items() if k != "effects"}  # effects: maai/effects.py
+    content = {k: v for k, v in enc.homebrew.items() if k not in ("effects", "tables")}  # maai/effects.py, tables.py
     if not content:
         return load_catalog()
     text = yaml.safe_dump(content, allow_unicode=True)
@@ -411,5 +428,8 @@ def encounter_from_dict(data: Mapping[str, Any], source: str) -> MaaiEncounter:
     from ikusa.systems.maai.effects import encounter_effects
 
     enc._homebrew_effects, enc._start_effects = encounter_effects(enc.homebrew.get("effects"), enc.effects,
-                                                                  [u.id for u in enc.units], source)
+                                                                  [u.id for u in enc.units], source, enc.opts)
+    from ikusa.systems.maai.tables import encounter_tables
+
+    enc._tables = encounter_tables(enc.homebrew.get("tables"), enc, source)
     return enc

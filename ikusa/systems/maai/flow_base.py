@@ -17,6 +17,7 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.maai.check import OUTCOME_RANK, Check
+from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import MaaiFx, gm_check
 from ikusa.systems.maai.encounter import MaaiEncounter, ResolvedUnit
 from ikusa.systems.maai.moves import Move
@@ -25,8 +26,9 @@ from ikusa.systems.maai.units import Unit
 Handler = Callable[[str], None]
 Then = Callable[[Check], None]
 
-# P(2d10 >= k) for k in -40..60 (S-R02), indexed by k + 40
-_GE = [sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100 for k in range(-40, 61)]
+#: P(2d10 >= k) for k in -40..60 (S-R02), indexed by k + 40
+GE_2D10 = [sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100 for k in range(-40, 61)]
+_GE = GE_2D10
 
 
 def p_success(modifier: int, target: int) -> float:
@@ -111,11 +113,14 @@ class Wait:
         return {o.key: o for o in self.decision.options}
 
 
-class _Setup:
+class EncounterCaches:
     """What every new state of one encounter reads from it, fetched once (the encounter's
-    private attributes are slow to reach through pydantic)."""
+    private attributes are slow to reach through pydantic), and the flow's caches of immutable
+    values built from it.  One object per encounter (:meth:`MaaiEncounter.flow_caches`), shared
+    by its states; no module-level cache (issue #12)."""
 
-    __slots__ = ("breath_cache", "memo", "opts", "plain_cost", "puppets", "react_cache", "simple_units", "units")
+    __slots__ = ("attacks", "breath_cache", "damages", "homebrew_effects", "labelled", "limits", "memo", "options",
+                 "opts", "plain_cost", "puppets", "react_cache", "simple_units", "start_effects", "units", "zones")
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.opts = enc.opts
@@ -126,25 +131,25 @@ class _Setup:
         self.simple_units: dict[str, bool] = {}
         #: reaction option lists, keyed on all they depend on (attack_flow.reaction_options)
         self.react_cache: dict[tuple[object, ...], list[Option]] = {}
+        #: every distinct breath / move / reaction option built so far, keyed on all it shows
+        #: (options are immutable values: one object serves every state)
+        self.options: dict[tuple[object, ...], Option] = {}
+        #: attack options: (maneuver id, name, cost, within the limit) → (target id, name, odds) → option
+        self.attacks: dict[tuple[object, ...], dict[tuple[object, ...], Option]] = {}
+        #: breath options with the odds notes added to their labels (option_odds.annotate)
+        self.labelled: dict[tuple[object, ...], Option] = {}
+        #: breath limits by (narrowed, extensions) (breath.breath_limit, S-R27/S-R28/S-G32)
+        self.limits: dict[tuple[object, ...], int] = {}
+        #: hit damage by (outcome, the maneuver's damage numbers, kind) (damage.hit_damage)
+        self.damages: dict[tuple[object, ...], Damage] = {}
         self.plain_cost: dict[int, int] = enc.plain_cost
         self.puppets: dict[str, tuple[str, ...]] = enc.puppets
+        #: the encounter's own objects (read through pydantic once, not per state)
+        self.zones: list[str] = enc.zones
+        self.homebrew_effects: dict[str, Any] = enc.homebrew_effects
+        self.start_effects: list[tuple[str, Any]] = enc.start_effects
         side_rank = {s: i for i, s in enumerate(enc.sides)}
         self.units = [(s, enc.resolved(s.id), side_rank[s.side]) for s in enc.units]
-
-
-#: id(encounter) → (encounter, its setup); the encounter is kept to make the id unambiguous
-_SETUPS: dict[int, tuple[MaaiEncounter, _Setup]] = {}
-
-
-def _setup(enc: MaaiEncounter) -> _Setup:
-    hit = _SETUPS.get(id(enc))
-    if hit is not None and hit[0] is enc:
-        return hit[1]
-    if len(_SETUPS) >= 64:
-        _SETUPS.clear()
-    setup = _Setup(enc)
-    _SETUPS[id(enc)] = (enc, setup)
-    return setup
 
 
 class FlowBase:
@@ -152,7 +157,8 @@ class FlowBase:
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.enc = enc
-        setup = _setup(enc)
+        setup: EncounterCaches = enc.flow_caches(EncounterCaches)
+        self.caches = setup
         self.opts = opts = setup.opts
         self.memo = setup.memo
         self.plain_cost: dict[int, int] = setup.plain_cost
@@ -161,7 +167,7 @@ class FlowBase:
         self.breath_cache = setup.breath_cache
         self.simple_units = setup.simple_units
         self.react_cache = setup.react_cache
-        zone = enc.zones[0]
+        zone = setup.zones[0]
         self.units: list[Unit] = [Unit(s, res, rank, zone, opts) for s, res, rank in setup.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
         self.side_units = [(s, [u for u in self.units if u.side == s]) for s in enc.sides]
@@ -176,7 +182,7 @@ class FlowBase:
         self.survivors_pending: list[Unit] = []
         self.lull_queue: list[Unit] = []
         #: GM effects, one-off modifiers and overrides (issue #8; maai/effects.py)
-        self.fx = MaaiFx(homebrew=dict(enc.homebrew_effects))
+        self.fx = MaaiFx(homebrew=dict(setup.homebrew_effects))
 
     def resolved_of(self, uid: str) -> ResolvedUnit:
         """The catalog data of a unit: the encounter's, or a GM-added unit's (issue #8 §2)."""
@@ -222,7 +228,7 @@ class FlowBase:
         roll.  ``own`` = False is the lethal-hit exception (S-G51): the target moves a die of the
         attacker's roll.  With ``fate.max_uses_per_roll`` > 1 every legal move is offered (a
         first step may not change the result yet) and the question repeats up to that many uses."""
-        if owner.fate_left <= 0 or not (owner.able or allow_down):
+        if owner.fate_left <= 0 or (owner.incapacitated and not allow_down):
             then(chk)
             return
         limit = self.opts.fate.max_uses_per_roll

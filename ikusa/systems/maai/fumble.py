@@ -43,7 +43,9 @@ class FumbleFlow(CountTieFlow):
         (r,) = self.dice.roll(100, 1, f"{u.name} {table}", roller=u.id)
         if self.fx.override:  # issue #8: the GM overrules the d100 result
             r = table_override(self, u, r, table)
-        bands = self.opts.tables.gouhou if table == "致命的失敗表" else self.opts.tables.tenmei
+        key = "gouhou" if table == "致命的失敗表" else "tenmei"
+        given = key in (self.enc.options.get("tables") or {})  # the options' bands win when set (maai/tables.py)
+        bands = self.enc.tables.bands(key, self.opts, given)
         suggested = next((name for hi, name in bands if r <= hi), bands[-1][1])
         self.emit("table", "S-R11,S-G07", f"{u.name} {table} d100={r}: 仮表 → {LABELS.get(suggested, suggested)}",
                   unit=u.id, table=table, roll=r, suggested=suggested)

@@ -3,21 +3,27 @@
 
 小康 offers each unit one 整備 (no 活力): 鉄砲 再装填 (S-R36/S-G20: a fired gun stays unloaded
 until reloaded), 戦場の花, 応急補修 …; then, with ``tables.ambush_encounter``, the GM rules an
-environment event (S-R36 "GM environment events": 妖魔乱入 on the missing d100 遭遇表, 火災・霧・
-崩壊; S-G07 leaves the table out, so the engine narrates and the GM adjudicates; headless
-default: nothing happens)."""
+environment event (S-R36 "GM environment events": 妖魔乱入 on the d100 遭遇表, 火災・霧・崩壊).
+S-G07 leaves the tables out: they are data (maai/tables.py; the shipped placeholders in
+data/tables/d100.yaml): a battlefield change is an effect on every able unit for the coming
+間合, a 妖魔乱入 band brings in the encounter's reinforcements (maai/reinforcements.py);
+headless default: the question is not asked (``tables.ambush_encounter`` off)."""
 
 from __future__ import annotations
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai import noncorporeal
 from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.conditions import grow_per_maai
 from ikusa.systems.maai.effects import tick_effects
 from ikusa.systems.maai.flow_base import FlowBase, dice_text
+from ikusa.systems.maai.reinforcements import apply_environment, environment_band
 from ikusa.systems.maai.rules_link import survival_check
 from ikusa.systems.maai.units import Unit
 
-#: S-R36 environment events the GM may rule at 小康 (000 L201); narrated, no mechanical effect
+#: S-R36 environment events the GM may rule at 小康 (000 L201); their effects and the 妖魔乱入
+#: table are data (maai/tables.py, data/tables/d100.yaml)
 ENV_EVENTS = {
     "none": "何も起きない",
     "ambush": "妖魔乱入 (d100 遭遇表: 表は欠落 S-G07, GMが遭遇を裁定)",
@@ -109,15 +115,20 @@ class LullFlow(FlowBase):
 
         def handle(key: str) -> None:
             ev = key[4:]
+            band = None
             if ev == "ambush":
                 assert self.dice is not None
                 (r,) = self.dice.roll(100, 1, "妖魔乱入遭遇表", roller="GM")
-                self.emit("environment", "S-R36,S-G07", f"小康: 妖魔乱入 d100={r} (遭遇表は欠落: GMが遭遇を裁定)",
-                          event=ev, roll=r, maai=self.maai)
+                band = self.enc.tables.env(r)
+                self.emit("environment", "S-R36,S-G07", f"小康: 妖魔乱入 d100={r} → {band.text or band.event}",
+                          event=ev, roll=r, maai=self.maai, outcome=band.event)
             elif ev != "none":
-                self.emit("environment", "S-R36", f"小康: {ENV_EVENTS[ev]} (GMの裁定, 機械的効果なし)", event=ev,
-                          maai=self.maai)
+                band = environment_band(self.enc.tables, ev)
+                self.emit("environment", "S-R36", f"小康: {band.text if band else ENV_EVENTS[ev]} (GMの裁定)",
+                          event=ev, maai=self.maai)
             self.new_maai()
+            if band is not None and self.phase != "over":  # S-R36: the change holds in the coming 間合
+                apply_environment(self, band)
 
         self.ask("GM", "gm_event", f"GM裁定: 第{self.maai}間合の小康 — 環境変化?", options, handle)
 
@@ -133,7 +144,12 @@ class LullFlow(FlowBase):
                 and (cost_of[m.id] <= u.vigor or self.opts.vigor.allow_overspend)]
 
     def explain_maintenance(self, u: Unit, kind: str, action: str) -> RuleViolation | None:
-        """Refusals of 整備 and reload keys (S-R36, S-G20)."""
+        """Refusals of 整備 and reload keys (S-R36, S-G20), and of physical attacks on 非実体
+        units (S-G05, maai/noncorporeal.py: the last link of the flow's refusal chain)."""
+        if kind == "breath" and noncorporeal.any_in(self):
+            refused = noncorporeal.refusal(self, u, action)
+            if refused is not None:
+                return refused
         verb, _, rest = action.partition(":")
         mid = rest.partition(">")[0]
         m = next((x for x in u.moves if x.id == mid), None)
@@ -216,6 +232,8 @@ class LullFlow(FlowBase):
                 u.narrowed = False
         parts = " ".join(f"{u.name}{u.vigor}" for u in self.units if u.able)
         self.emit("maai", "S-R33,S-R34", f"第{self.maai}間合 開始: 活力 {parts}", maai=self.maai)
+        if self.fx.book.active:  # S-G43 alt: 毎間合 防備 −N grows (maai/conditions.py)
+            grow_per_maai(self)
         for u in self.units:
             if u.bleeding and u.able:
                 self.wound(u, 1, "S-G19", "出血")

@@ -25,9 +25,6 @@ from ikusa.systems.maai.moves import ABILITY_ALIASES, Move
 from ikusa.systems.maai.rules_link import final_cost, improvised_cost
 from ikusa.systems.maai.units import Unit
 
-#: plain moves to a neighbouring zone built so far, keyed on all they show (speed)
-_MOVE_MEMO: dict[tuple[object, ...], Option] = {}
-
 #: a cost that no unit can pay: a maneuver that cannot be used here (S-G12 ranged in 心府)
 UNUSABLE = 10**6
 
@@ -139,11 +136,9 @@ class MovementFlow(AttackFlow):
                                           f"活力{cost})", cost=cost, odds=p_success(u.ab["yu"], tn),
                                           data={"kind": "move", "move": m.id, "zone": zs[j], "within": within}))
         else:
-            memo = _MOVE_MEMO
-            if len(memo) > 50_000:
-                memo.clear()
+            memo = self.caches.options  # the encounter's (breath_flow empties it when full)
             for z in self.adjacent_zones(u.zone):
-                ck = (m.id, m.name, z, cost, within)
+                ck = ("zone", m.id, m.name, z, cost, within)
                 o = memo.get(ck)
                 if o is None:  # options are immutable values: one per distinct move, reused
                     o = memo[ck] = Option(f"use:{m.id}>{z}", f"{m.name} → {z} (活力{cost})", cost=cost,

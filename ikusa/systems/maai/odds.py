@@ -23,16 +23,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
-
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from ikusa.dice.odds import frac_text, percent_text
 from ikusa.engine.errors import InputError
 from ikusa.systems.command_syntax import ARITH, eval_int, split_command
 from ikusa.systems.maai.check import OUTCOME_RANK, Check, Outcome, clamp_modifier
+
+if TYPE_CHECKING:  # rich is imported by render() only: ``ikusa odds --json`` never loads it (issue #12)
+    from rich.console import RenderableType
+    from rich.table import Table
 
 #: S-R05: the TN grid
 TN_GRID: tuple[int, ...] = tuple(range(5, 20, 2))
@@ -40,7 +40,7 @@ TN_GRID: tuple[int, ...] = tuple(range(5, 20, 2))
 MOD_RANGE: tuple[int, ...] = tuple(range(-3, 6))
 MAX_FATE = 9
 
-ODDS_RE = re.compile(rf"^2D10(?P<mod>(?:[-+]{ARITH}*)?)>=(?P<tn>{ARITH}+)(?P<ce>CE)?$")
+ODDS_RE = re.compile(rf"^2D10(?P<mod>(?:[-+]{ARITH}*)?)>=(?P<tn>{ARITH}+?)(?P<ce>CE)?(?:R(?P<react>[-+]\d+))?$")
 
 ALL_DICE: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 11) for b in range(1, 11))
 
@@ -155,6 +155,34 @@ def outcome_odds(modifier: int, target: int, crit_extension: bool = False, fate:
     return OutcomeOdds(tuple((o, Fraction(ranks.count(OUTCOME_RANK[o]), 100)) for o in Outcome))
 
 
+@lru_cache(maxsize=4096)
+def versus_reaction(modifier: int, defence: int, reaction: int,
+                    crit_extension: bool = False) -> tuple[Fraction, Fraction]:
+    """S-R41/S-R53: P(the attack hits and the defender's reaction roll 2D10 + ``reaction``
+    fails to reach the hit total) and P(that hit is a 会心), by enumerating 100 × 100 rolls —
+    the attack's odds "against the defender's best available reaction" (#13).
+
+    >>> [str(p) for p in versus_reaction(3, 11, 2)]
+    ['5069/10000', '503/10000']
+    """
+    mod = clamp_modifier(modifier)
+    rmod = clamp_modifier(reaction)
+    fails_below: dict[int, int] = {}
+    lands = crit = 0
+    for d in ALL_DICE:
+        c = Check(d, mod, defence, crit_extension)
+        if not c.success:
+            continue
+        total = c.total
+        n = fails_below.get(total)
+        if n is None:
+            n = fails_below[total] = sum(1 for r in ALL_DICE if not Check(r, rmod, total).success)
+        lands += n
+        if c.outcome in (Outcome.CRITICAL, Outcome.TENMEI):
+            crit += n
+    return Fraction(lands, 10_000), Fraction(crit, 10_000)
+
+
 def clear_caches() -> None:
     """Forget every computed table (the bench measures cold tables)."""
     for cached in (_ranks, _ranks_with_fate, outcome_odds):
@@ -181,6 +209,9 @@ class MaaiOdds:
     with_fate: OutcomeOdds
     table: list[tuple[int, list[Fraction]]]
     table_fate: list[tuple[int, list[Fraction]]]
+    #: ``R±N``: the defender's reaction roll modifier, and P(hit lands), P(会心 lands) against it
+    reaction: int | None = None
+    vs_reaction: tuple[Fraction, Fraction] | None = None
 
     @property
     def warnings(self) -> list[str]:
@@ -222,9 +253,20 @@ class MaaiOdds:
                     for (m, row), (_m, row_f) in zip(self.table, self.table_fate, strict=True)
                 ],
             },
+            **({"vs_reaction": {"modifier": self.reaction, "hit": frac_text(self.vs_reaction[0]),
+                                "critical": frac_text(self.vs_reaction[1]),
+                                "label": self.reaction_label}} if self.vs_reaction is not None else {}),
         }
 
+    @property
+    def reaction_label(self) -> str:
+        return f"防御 2D10{self.reaction or 0:+d} ≥ 命中値 に対して (S-R53)"
+
     def render(self) -> RenderableType:
+        from rich.console import Group
+        from rich.table import Table
+        from rich.text import Text
+
         k = self.fate_uses
         head = Text.assemble(
             ("maai ", "bold"), (f"2D10{clamp_modifier(self.modifier):+d} ≥ {self.target}", "bold cyan"),
@@ -249,6 +291,10 @@ class MaaiOdds:
             a: Fraction = getattr(self.without_fate, attr)
             b: Fraction = getattr(self.with_fate, attr)
             summary.add_row(label, f"{percent_text(a)} ({frac_text(a)})", f"{percent_text(b)} ({frac_text(b)})")
+        if self.vs_reaction is not None:
+            hit, crit = self.vs_reaction
+            summary.add_row(f"命中 ({self.reaction_label})", f"{percent_text(hit)} ({frac_text(hit)})", "")
+            summary.add_row(f"会心命中 ({self.reaction_label})", f"{percent_text(crit)} ({frac_text(crit)})", "")
         parts: list[RenderableType] = [head]
         parts.extend(Text(w, style="yellow") for w in self.warnings)
         parts += [summary, self._grid(self.table, "運命介入なし")]
@@ -257,6 +303,9 @@ class MaaiOdds:
         return Group(*parts)
 
     def _grid(self, table: list[tuple[int, list[Fraction]]], label: str) -> Table:
+        from rich.table import Table
+        from rich.text import Text
+
         grid = Table(title=f"成功率: 2D10+修正 ≥ 目標値 ({label})", title_justify="left")
         grid.add_column("修正", justify="right")
         for t in TN_GRID:
@@ -282,7 +331,8 @@ def odds_command(command: str, fate: int = 0) -> MaaiOdds:
     m = ODDS_RE.match(word)
     if m is None:
         raise InputError(
-            f"not a maai check: {command!r}; expected 2D10[+mod]>=TN[CE] (fate: use --fate N)",
+            f"not a maai check: {command!r}; expected 2D10[+mod]>=TN[CE][R±N] (R: the defender's reaction "
+            "modifier; fate: use --fate N)",
             field="command",
         )
     if not 0 <= fate <= MAX_FATE:
@@ -290,6 +340,7 @@ def odds_command(command: str, fate: int = 0) -> MaaiOdds:
     modifier = eval_int(m.group("mod"))
     target = eval_int(m.group("tn"))
     ce = m.group("ce") is not None
+    react = int(m.group("react")) if m.group("react") else None
     k = max(1, fate)
     return MaaiOdds(
         command=word,
@@ -302,4 +353,6 @@ def odds_command(command: str, fate: int = 0) -> MaaiOdds:
         with_fate=outcome_odds(clamp_modifier(modifier), target, ce, k),
         table=success_table(0),
         table_fate=success_table(k),
+        reaction=react,
+        vs_reaction=None if react is None else versus_reaction(modifier, target, react, ce),
     )

@@ -194,8 +194,9 @@ class SpiritOptions(_Group):
     def _tier(cls, v: str) -> str:
         return _one_of(v, TAIMA_TIER_NAMES, "退魔 tier")
     noncorporeal_without_novice: Literal["auto_miss", "defense_bonus:+4"] = Field(
-        "auto_miss", description="S-G05: physical attacks vs 非実体 targets by attackers without 入門 (fixed: "
-        "units have no 非実体 flag yet; other values are refused)."
+        "auto_miss", description="S-G05: physical attacks vs 非実体 targets (a unit with the feat 非実体) by "
+        "attackers without 退魔 入門: not allowed (refused naming S-G05), or against 防備 +4; [霊体] attacks "
+        "are normal."
     )
     ignores_defense_debuffs: bool = Field(
         True, description="S-G26: 無防備 and 防備 −N do not change the [霊体] TN (fixed: the [霊体] TN "
@@ -220,7 +221,8 @@ class RepairOptions(_Group):
 
 
 class BreakOptions(_Group):
-    requires_hit: bool = Field(True, description="S-G45: [破壊] damages equipment only on a hit.")
+    requires_hit: bool = Field(True, description="S-G45: [破壊] damages equipment only on a hit (fixed: the "
+                               "flow breaks nothing on a miss; False is refused).")
     order: tuple[Literal["shield", "armor"], ...] = Field(
         ("shield", "armor"), description="S-G45: which item takes the [破壊] reduction first."
     )
@@ -405,8 +407,21 @@ class SurpriseOptions(_Group):
 
 class FearOptions(_Group):
     tn: int = Field(
-        11, description="S-G18: fear resistance TN of 2d10 + 勇, rolled when a GM ruling calls for it "
-        "(condition 恐怖>SOURCE); failure: no attacks on SOURCE until the unit's next breath."
+        11, description="S-G18: fear resistance TN of 2d10 + 勇, rolled for a fear source in the catalog "
+        "(a feat with effect fear_aura, a maneuver with effect fear: maai/fear.py) or when a GM ruling calls "
+        "for it (condition 恐怖>SOURCE); failure: no attacks on SOURCE."
+    )
+    aura_trigger: Literal["each_maai", "first_maai"] = Field(
+        "each_maai", description="S-G18 (invented): an enemy of a fear_aura unit rolls as its first breath of "
+        "each 間合 begins, or only in the first 間合 it faces that source."
+    )
+    failure_breaths: int = Field(
+        1, ge=1, le=10, description="S-G18 (invented): a failed fear check forbids attacks on the source for "
+        "this many of the unit's breaths (a check rolled as a breath begins counts it)."
+    )
+    defense_penalty: int = Field(
+        0, ge=0, le=10, description="S-G18/S-G19/S-R48 (invented, 001:L131 names 恐怖 a 防備 −N state): a "
+        "failed fear check also gives 防備 −N while it lasts (floor 2, S-G42); 0 = none."
     )
 
 
@@ -417,6 +432,16 @@ class StatusOptions(_Group):
     serious_wound_flag_only: bool = Field(
         True, description="S-G19: 重傷 is only flagged (fixed: False is refused)."
     )
+    poison_defense: int = Field(
+        1, ge=0, le=10, description="S-G19/S-R48 (invented N): the named effect 毒 is 防備 −N until removed.")
+    curse_defense: int = Field(
+        1, ge=0, le=10, description="S-G19/S-G43 (001:L141 呪い虫寄生 毎間合防備 −1): the named effect 呪い is "
+        "防備 −N until removed, −1 more each 間合 with debuff.per_round_cumulative.")
+    bind_defense: int = Field(
+        1, ge=0, le=10, description="S-G19/S-R48 (invented N): the named effect 束縛 is 防備 −N …")
+    bind_maai: int = Field(
+        1, ge=1, le=100, description="S-G19/S-R48 (invented, 一定時間): … for this many 間合 (1 = to the end of "
+        "this 間合).")
 
 
 class RangedOptions(_Group):
@@ -471,8 +496,8 @@ class DefenselessOptions(_Group):
 
 class DebuffOptions(_Group):
     per_round_cumulative: bool = Field(
-        False, description="S-G43: '毎間合 防備 −1' is constant (fixed: no such debuff in the flow yet; "
-        "True is refused)."
+        False, description="S-G43: '毎間合 防備 −1' (呪い, an effect with condition 毎間合) is constant; True "
+        "makes it −1 more as each 間合 begins (floor 2, S-G42)."
     )
 
 

@@ -54,7 +54,8 @@ class GreedyPolicy:
 
     def _breath(self, state: Any, decision: Decision) -> Action:
         best: Option | None = None
-        best_key: tuple[int, float] = (0, 0.0)
+        best_w = 0  # the best attack so far: the highest (−target 戦力, odds), the first on a tie
+        best_p = 0.0
         reserve: Option | None = None
         move: Option | None = None
         by_id = state.by_id
@@ -65,21 +66,24 @@ class GreedyPolicy:
         for o in decision.options:
             d = o.data
             k = d.get("kind")
+            if k == "attack":  # most options of a big battle: the shortest path first
+                if not d.get("within"):
+                    continue
+                p = o.odds or 0.0
+                if p < min_odds:
+                    continue
+                w = -by_id[d["target"]].wounds
+                if best is None or w > best_w or (w == best_w and p > best_p):
+                    best, best_w, best_p = o, w, p
+                continue
             if k == "end":
                 end = "end"
             if not d.get("within"):
                 continue
-            if k == "attack":
-                p = o.odds or 0.0
-                if p < min_odds:
-                    continue
-                key = (-by_id[d["target"]].wounds, p)
-                if best is None or key > best_key:
-                    best, best_key = o, key
-            elif k == "reserve" and reserve is None:
+            if k == "reserve" and reserve is None:
                 if has_defence is None:
                     has_defence = any(r.kind == "defence" for r in me.reservations)
-                if not has_defence and d.get("move", "").count(".") >= 0 and d["move"] in me.defence_ids:
+                if not has_defence and d["move"] in me.defence_ids:
                     reserve = o
             elif k == "move" and "zone" in d and (move is None or (o.cost or 0) < (move.cost or 0)):
                 zone = d["zone"]

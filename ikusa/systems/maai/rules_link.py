@@ -8,8 +8,6 @@ re-exported (plus two thin adapters).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ikusa.systems.maai.breath import breath_limit as _breath_limit
 from ikusa.systems.maai.breath import overload_check, overload_excess
 from ikusa.systems.maai.check import Outcome
@@ -30,40 +28,15 @@ __all__ = [
 ]
 
 
-#: memo of the pure rule results below: key → (the options object, result); the options are
-#: frozen, and keeping the object makes its id in the key unambiguous
-_MEMO: dict[tuple[Any, ...], tuple[MaaiOptions | None, Any]] = {}
-
-
-def _remember(key: tuple[Any, ...], opts: MaaiOptions | None, value: Any) -> None:
-    if len(_MEMO) >= 100_000:
-        _MEMO.clear()
-    _MEMO[key] = (opts, value)
-
-
 def breath_limit(extensions: dict[str, int], narrowed: bool, opts: MaaiOptions) -> int:
-    """S-R27/S-R28/S-G32 (breath.breath_limit): the current limit of a breath (memoised)."""
-    key = ("limit", id(opts), narrowed is not None and narrowed is not False, *extensions.items())
-    hit = _MEMO.get(key)
-    if hit is not None and hit[0] is opts:
-        v: int = hit[1]
-        return v
-    v = _breath_limit(extensions, narrowed, opts).value
-    _remember(key, opts, v)
-    return v
+    """S-R27/S-R28/S-G32 (breath.breath_limit): the current limit of a breath."""
+    return _breath_limit(extensions, narrowed, opts).value
 
 
 def hit_damage(outcome: Outcome, damage: int = 1, crit_damage: int = 2, behind: int = 0, crit_behind: int = 0,
                kind: CheckKind = "attack", options: MaaiOptions | None = None) -> Damage:
-    """S-R41/S-R43/S-R09 (damage.hit_damage), memoised (Damage is an immutable value)."""
-    key = ("hit", id(options), outcome, damage, crit_damage, behind, crit_behind, kind)
-    hit = _MEMO.get(key)
-    if hit is not None and hit[0] is options:
-        d: Damage = hit[1]
-        return d
-    d = _hit_damage(outcome, damage, crit_damage, behind, crit_behind, kind, options)
-    _remember(key, options, d)
-    return d
+    """S-R41/S-R43/S-R09 (damage.hit_damage); the flow keeps the results per encounter."""
+    return _hit_damage(outcome, damage, crit_damage, behind, crit_behind, kind, options)
 
 
 # ---------------------------------------------------------------------------- skills

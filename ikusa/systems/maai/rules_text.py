@@ -8,12 +8,13 @@ S-R30/S-R32/S-R40) and the 防備 pipeline (defence.py: S-G42).  No number is re
 
 Topics: any catalog id, Japanese name or alias (case-insensitive; an ambiguous name lists
 every match), ``grades``, ``options`` (or an option group / key / S-G id), ``improvised``,
-``defence``.
+``defence``, ``unimplemented`` (what the texts leave unspecified, with the defaults shipped).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -39,9 +40,10 @@ from ikusa.systems.maai.defence import BonusKind, DefenceBonus, compute_defence,
 from ikusa.systems.maai.grades import Grade, armour_vigor_penalty, base_defence, base_wounds, max_vigor
 from ikusa.systems.maai.options import DEFAULT_OPTIONS, MaaiOptions
 
-FIXED_TOPICS = ("grades", "options", "improvised", "defence")
+FIXED_TOPICS = ("grades", "options", "improvised", "defence", "unimplemented")
 _FIXED_ALIASES = {"defense": "defence", "防備": "defence", "等級": "grades", "即興": "improvised",
-                  "grade": "grades", "option": "options"}
+                  "grade": "grades", "option": "options", "未実装": "unimplemented", "missing": "unimplemented",
+                  "gaps": "unimplemented"}
 KIND_LABELS = {"attack": "攻撃", "defence": "防御", "counter": "反撃", "movement": "移動", "stance": "構え",
                "command": "命令", "maintenance": "整備", "feat": "特技"}
 SECTION_LABELS = {"weapons": "武器", "maneuvers": "技法", "armour": "防具", "stances": "構え",
@@ -378,6 +380,57 @@ def defence_lines(cat: Catalog, opts: MaaiOptions) -> list[str]:
     return out
 
 
+#: gaps the engine settles with data rather than an option value: where the shipped default is
+GAP_DATA: dict[str, str] = {
+    "S-G04": "armour 防備 per catalog entry (data/armour.yaml: 軽甲2 重甲4 重装甲6 盾1, docs/maai-catalog.md)",
+    "S-G07": "d100 tables: the placeholders in data/tables/d100.yaml (天命 narrative; 業報 武器落とし/構え崩し・"
+             "足滑り/同士討ち/武器破損; 妖魔乱入 霧/火災/崩壊 effects, 援軍 = the encounter's reinforcements); "
+             "an encounter gives its own under homebrew: tables:",
+    "S-G11": "stat blocks and techniques: the catalog (data/*.yaml, homebrew:)",
+    "S-G18": "fear sources: the [素養] 鬼気 (kiki, fear_aura) and 威嚇 (youma.ikaku, fear) in the catalog, and "
+             "the GM ruling 恐怖>SOURCE (maai/fear.py); 制圧力/呪術/交渉: no mechanics (effect data only)",
+    "S-G19": "毒/呪い/束縛 = built-in 防備 −N effects (maai/conditions.py), 出血 = −1 戦力 per 間合 until 止血, "
+             "恐怖 = S-G18, 重傷 = the survival roll's flag only",
+    "S-G05": "非実体: the [素養] 非実体 (hijittai) in the catalog (maai/noncorporeal.py)",
+    "S-G24": "式神/傀儡 = units with `operator:`; 降臨/怪異物/威名 = breath-limit extensions in the catalog",
+}
+#: what the texts name but the combat engine does not play, each with why
+NOT_IN_COMBAT: tuple[tuple[str, str], ...] = (
+    ("S-G22", "ability growth (+1 per even 段) happens between sessions (progression.* fixed)"),
+    ("S-G19", "重傷's state after the combat (戦力 1, rest or treatment) is outside a battle: only flagged"),
+    ("S-G24", "学者 活力譲渡 and 陣営基盤 have no catalog entries yet (a GM uses `set` / `effect` rulings)"),
+    ("S-G18", "制圧力オーラ (美), 呪術 (智) and 交渉: named uses of abilities without rules (GM rulings)"),
+)
+
+
+def unimplemented_lines(cat: Catalog, opts: MaaiOptions) -> list[str]:
+    """What 000/001 leave unspecified ([MISSING]/[UNDEFINED] gaps of ANALYSIS), each with the
+    default the engine ships (the options citing it at their values, or the data holding it),
+    then what the combat engine does not play."""
+    from ikusa.systems.rule_index import entries
+
+    index = entries("maai")
+    rows = list(_option_rows(opts))
+    out = ["maai: what the texts leave unspecified, with the default shipped (ANALYSIS S-G, (invented) where "
+           "the texts give nothing):"]
+    for gid, e in index.items():
+        head = e["text"].splitlines()[0]
+        if not gid.startswith("S-G") or not head.startswith(("[MISSING]", "[UNDEFINED]")):
+            continue
+        title = head.split("] ", 1)[1].split(" — ")[0]
+        out.append(f"  {gid} {title}:")
+        if gid in GAP_DATA:
+            out.append(f"    data: {GAP_DATA[gid]}")
+        cited = [r for r in rows if re.search(rf"\b{gid}\b", r[2])]
+        out += [f"    {name} = {_fmt(value)}" for name, value, _ in cited]
+        if gid not in GAP_DATA and not cited:
+            out.append("    (no option: `ikusa rules maai " + gid + "` gives the default)")
+    out.append("Not played in a combat:")
+    out += [f"  {gid}: {why}" for gid, why in NOT_IN_COMBAT]
+    return out
+
+
 _FIXED: dict[str, Callable[[Catalog, MaaiOptions], list[str]]] = {
     "grades": grade_lines, "options": option_lines, "improvised": improvised_lines, "defence": defence_lines,
+    "unimplemented": unimplemented_lines,
 }

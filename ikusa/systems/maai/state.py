@@ -40,7 +40,7 @@ class MaaiState(BreathFlow):
         super().__init__(enc)
         parts = " ".join(f"{u.name}{u.vigor}" for u in self.units)
         self.emit("maai", "S-R33,S-R34", f"第1間合 開始: 活力 {parts}", maai=1)
-        if enc.start_effects:  # issue #8: the encounter's effects: (maai/rulings.py)
+        if self.caches.start_effects:  # issue #8: the encounter's effects: (maai/rulings.py)
             rulings.start_effects(self)
         self._advance()
 
@@ -117,7 +117,7 @@ class MaaiState(BreathFlow):
                 continue
             a = self.actor
             if a is not None:
-                if a.able:
+                if not a.incapacitated:  # a.able
                     self.ask_breath(a)
                     continue
                 self.actor = None

@@ -26,15 +26,15 @@ UNAPPLIED: dict[tuple[str, str], str] = {
     "the armour there or under homebrew:",
     ("defense", "shield_bonus"): "S-G04/S-R44: the shield's bonus comes from the catalog; edit it there",
     ("defense", "max_per_attack"): "S-G35: the flow offers one defensive technique per incoming attack",
+    ("break", "requires_hit"): "S-G45: the flow applies [破壊] only to a hit (a miss or a nullified hit breaks "
+    "nothing)",
     ("spirit", "ignores_defense_debuffs"): "S-G26: the [霊体] TN never reads 防備, so 無防備 and 防備 −N "
     "never change it",
-    ("spirit", "noncorporeal_without_novice"): "S-G05: units have no 非実体 flag yet",
     ("equipment", "natural_armor_grade"): "S-G06: 自然甲冑's grade is its catalog entry's",
     ("vigor", "reactions_count_toward_breath"): "S-G33: reactions are outside breaths",
     ("fatigue", "short_weapons"): "S-R67: a weapon is short by its catalog `short` flag (docs/maai-catalog.md)",
     ("stances", "max_maintained"): "S-R58: one [構え] at a time",
     ("status", "serious_wound_flag_only"): "S-G19: 重傷 is only flagged",
-    ("debuff", "per_round_cumulative"): "S-G43: no '毎間合 防備 −1' debuff is in the flow yet",
     ("death", "npc_death"): "S-G25/S-G57: other NPCs at 0 戦力 are out at once (no GM decision yet)",
     ("progression", "ability_step"): "S-G22: character growth happens between sessions, not in a combat",
     ("progression", "pc_ability_cap"): "S-R03/S-G22: character growth happens between sessions, not in a combat",
@@ -48,7 +48,8 @@ def refuse_unapplied(raw: Mapping[str, Any], parsed: Any, defaults: Any, source:
         given = raw.get(group)
         if not isinstance(given, Mapping) or key not in given:
             continue
-        default = getattr(getattr(defaults, group), key)
-        if getattr(getattr(parsed, group), key) != default:
+        attr = "break_" if group == "break" else group  # the model's spelling of the keyword
+        default = getattr(getattr(defaults, attr), key)
+        if getattr(getattr(parsed, attr), key) != default:
             raise InputError(f"the engine does not apply other values ({why}); only the default {default!r} is "
                              "accepted", source=source, field=f"{group}.{key}")

@@ -298,7 +298,8 @@ def _to_lull(s: MaaiState) -> None:
 
 def test_s_r36_environment_events_are_a_gm_decision() -> None:
     """S-R36: with ``tables.ambush_encounter`` the GM rules an event at 小康 (``env:none``
-    first); 妖魔乱入 rolls d100 on the missing 遭遇表 (S-G07: narrated, the GM adjudicates)."""
+    first); 妖魔乱入 rolls d100 on the 遭遇表 (S-G07's shipped placeholder, #13: 41–60 霧 → an
+    effect 命中 −1 on everyone for the coming 間合)."""
     s = state(unit("a", "A", fate=0, weapons=["katana"]), unit("b", "B", fate=0, weapons=["katana"]),
               options={"tables": {"ambush_encounter": True}})
     assert _refused(s, "env:fire").rule == "S-R36"
@@ -307,8 +308,9 @@ def test_s_r36_environment_events_are_a_gm_decision() -> None:
     assert d.kind == "gm_event" and d.actor == "GM" and d.keys()[0] == "env:none"
     ev = push(s, "env:ambush", 53)
     e = find(ev, "environment")
-    assert e.data == {"event": "ambush", "roll": 53, "maai": 1} and "S-R36" in e.rule
+    assert e.data == {"event": "ambush", "roll": 53, "maai": 1, "outcome": "fog"} and "S-R36" in e.rule
     assert s.maai == 2 and "maai" in kinds(ev)
+    assert find(ev, "environment_effect").text == "戦場変化「霧」attack-1 (1間合): 全員"
 
 
 def test_s_r36_no_environment_event_by_default() -> None:

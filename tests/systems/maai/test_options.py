@@ -45,9 +45,12 @@ def test_frozen() -> None:
 
 
 def test_from_dict_partial_override_and_alias() -> None:
-    o = options_from_dict({"fate": {"max_uses_per_roll": 2}, "break": {"requires_hit": False}})
+    o = options_from_dict({"fate": {"max_uses_per_roll": 2}, "break": {"order": ["armor"]}})
     assert o.fate.max_uses_per_roll == 2 and o.fate.lethal_exception is True
-    assert o.break_.requires_hit is False
+    assert o.break_.order == ("armor",)
+    with pytest.raises(InputError, match="S-G45") as err:  # #13: applied only on a hit, so fixed
+        options_from_dict({"break": {"requires_hit": False}})
+    assert err.value.field == "break.requires_hit"
     assert options_from_dict(None) is DEFAULT_OPTIONS
 
 
