@@ -15,9 +15,9 @@ sides are compared too: the same seeds must give the same battles.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -136,26 +136,20 @@ def _side(tree: Path, argv: list[str], count: int, winners: dict[str, str], name
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    repeat = 3
-    rounds = 5
-    if "--rounds" in args:
-        i = args.index("--rounds")
-        rounds = int(args[i + 1])
-        del args[i:i + 2]
-    if "--baseline" in args:
-        args.remove("--baseline")
-        compare_baseline(int(args[0]) if args else 2000, rounds)
+    ap = argparse.ArgumentParser(description="maai battles per second, full rules (issue #12, target 1).")
+    ap.add_argument("n", nargs="?", type=int, default=None, help="duels per figure (3000; 2000 with --baseline)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per figure, the best is shown")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds with --baseline (median shown)")
+    ap.add_argument("--baseline", action="store_true", help="run issue #12's baseline beside this checkout")
+    args = ap.parse_args()
+    if args.baseline:
+        compare_baseline(args.n or 2000, args.rounds)
         return
-    if "--repeat" in args:
-        i = args.index("--repeat")
-        repeat = int(args[i + 1])
-        del args[i:i + 2]
-    n = int(args[0]) if args else 3000
+    n = args.n or 3000
     duel, squad = load(DUEL), load(SQUAD)
-    report("maai greedy duels", best_of(duel, GreedyPolicy(), n, repeat))
-    report("maai random duels", best_of(duel, RandomPolicy(), n, repeat))
-    report("maai greedy squad battles", best_of(squad, GreedyPolicy(), max(1, n // 10), repeat))
+    report("maai greedy duels", best_of(duel, GreedyPolicy(), n, args.repeat))
+    report("maai random duels", best_of(duel, RandomPolicy(), n, args.repeat))
+    report("maai greedy squad battles", best_of(squad, GreedyPolicy(), max(1, n // 10), args.repeat))
 
 
 if __name__ == "__main__":
