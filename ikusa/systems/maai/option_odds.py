@@ -11,7 +11,10 @@ the label, which the play menus and the web table both show, adds:
   the chance of the overload check ``2d10 + 體 − excess ≥ overload.tn`` (S-R29), e.g.
   ``[過負荷+2: 判定 55%, 失敗→無防備]``.
 
-Labels are for people: decisions taken, events and the bench hashes do not change.
+Labels are for people: decisions taken, events and the bench hashes do not change.  A breath
+with more than :data:`REACTION_NOTE_MAX` attack options (a mass battle, where nobody reads the
+menu option by option) gets the overload notes only: the reaction note costs a defence search
+per option, which made a 400-unit battle ten times slower (bench/bench_large.py, issue #12).
 """
 
 from __future__ import annotations
@@ -74,6 +77,10 @@ def _overload_note(st: Any, u: Any, o: Any) -> str:
     return f" [過負荷+{excess}: 判定 {percent_text(p, 0)}, 失敗→無防備]"
 
 
+#: at most this many attack options get the reaction note (see the module docstring)
+REACTION_NOTE_MAX = 64
+
+
 def annotate(st: Any, u: Any, options: list[Any]) -> list[Any]:
     """``options`` of ``u``'s breath with the notes above added to their labels (the notes are
     memoised per encounter on everything they depend on: the AIs run many battles)."""
@@ -82,10 +89,11 @@ def annotate(st: Any, u: Any, options: list[Any]) -> list[Any]:
     notes: dict[tuple[object, ...], str] = st.memo.setdefault(("option_odds",), {})  # per encounter
     labelled: dict[tuple[object, ...], Any] = st.caches.labelled
     mine = (u.id, u.attacks_in_breath, u.sig, id(u.stance) if u.stance is not None else 0, u.hidden)
+    react_notes = sum(1 for o in options if o.data.get("kind") == "attack") <= REACTION_NOTE_MAX
     for o in options:
         data = o.data
         note = ""
-        if data.get("kind") == "attack":
+        if react_notes and data.get("kind") == "attack":
             t = by_id.get(data.get("target"))
             if t is not None:
                 key = (*mine, o.key, t.vigor, t.defenceless, t.able, t.sig, t.dropped, t.broken, t.unaware,

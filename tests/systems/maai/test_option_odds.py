@@ -32,3 +32,29 @@ def test_overloading_option_says_so_with_the_overload_check_odds() -> None:
     # spent 4 of the limit 5: 横斬り (2) overloads by 1 → 2D10 + 體1 − 1 ≥ 11: 55% (S-R29)
     assert label(s, "use:katana.yokogiri>yagyu").endswith("[過負荷+1: 判定 55%, 失敗→無防備]")
     assert "過負荷" not in label(s, "reserve:katana.ukenagashi")  # 1 more fits the limit
+
+
+def test_a_mass_battle_breath_keeps_only_the_cheap_notes() -> None:
+    """Past REACTION_NOTE_MAX attack options the reaction note is left out (it made a 400-unit
+    battle ten times slower, issue #12); a small battle still gets it on every attack."""
+    from ikusa.systems.maai.encounter import encounter_from_dict
+    from ikusa.systems.maai.option_odds import REACTION_NOTE_MAX
+    from ikusa.systems.maai.state import MaaiState
+
+    def first_breath(per_side: int) -> list[str]:
+        units = [{"id": f"{tag}{i}", "name": f"{side}{i}", "side": side, "grade": "雑",
+                  "abilities": {"勇": 1, "技": 0, "體": 0, "智": 0, "美": 0, "運": 0},
+                  "skills": {"剣術": "習得"}, "weapons": ["katana"]}
+                 for side, tag in (("味方", "a"), ("敵", "b")) for i in range(per_side)]
+        enc = encounter_from_dict({"title": "雑兵", "sides": ["味方", "敵"], "units": units}, "<mass>")
+        st = MaaiState(enc)
+        d = st.pending()
+        while d.options[0].data.get("kind") == "count_tie":  # equal 雑 ties: who breathes first
+            st.apply(d.options[0].key, ScriptedSource([]))
+            d = st.pending()
+        return [o.label for o in d.options if o.data.get("kind") == "attack"]
+
+    small = first_breath(3)
+    assert small and all("に対し" in lab for lab in small)
+    big = first_breath(REACTION_NOTE_MAX)
+    assert len(big) > REACTION_NOTE_MAX and not any("に対し" in lab for lab in big)
