@@ -33,7 +33,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-baseline", action="store_true", help="time only this checkout")
     a = ap.parse_args(argv)
     modes = ("state", "combat") if a.mode == "both" else (a.mode,)
-    cases = [(ex, pol, mode) for ex in EXAMPLES for pol in POLICIES for mode in modes]
+    examples = EXAMPLES
+    if not a.no_baseline:  # examples added since the baseline (focus_fire) have nothing to compare with
+        from bench.baseline import checkout
+
+        examples = tuple(ex for ex in EXAMPLES if (checkout() / "examples" / "fantasy" / f"{ex}.yaml").exists())
+    cases = [(ex, pol, mode) for ex in examples for pol in POLICIES for mode in modes]
     compare("fantasy", cases, a.battles, a.rounds, baseline=not a.no_baseline)
 
 
