@@ -116,6 +116,8 @@ class TableState:
     def append(self, seq: int, kind: str, author: str, payload: dict[str, Any]) -> None:
         """Apply one entry.  A refused one raises (an :class:`IkusaError`) and changes nothing."""
         self._apply(seq, kind, author, payload)
+        if kind == "ruling":  # add_unit/remove_unit change the roster: names feed mentions and redaction
+            self.names = {u: n for u, n, _ in self.combat.roster()}
         self.entries.append((seq, kind, author, payload))
         self.version = seq
         self._mark_events(seq, author)

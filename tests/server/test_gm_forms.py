@@ -61,6 +61,10 @@ def test_the_core_rulings_from_the_forms(sqlite_client: TestClient) -> None:
     v = view(c, t, gm)
     assert _unit(v, "ronin")["name"] == "浪人"
     assert "浪人" in view(c, t, t["tokens"]["players"]["alice"])["log"][-1]["text"]  # a new unit is not hidden
+    # a reinforcement is an NPC like the others: its numbers stay off the players' log (#9 secrecy)
+    assert _rule(c, t, gm, op="set", unit="ronin", resource="vigor", value="4").status_code == 200
+    assert "浪人 活力 10→4" in view(c, t, gm)["log"][-1]["text"]
+    assert "活力 ?→?" in view(c, t, t["tokens"]["players"]["alice"])["log"][-1]["text"]
     assert _rule(c, t, gm, op="remove_unit", unit="ronin").status_code == 200
     assert _rule(c, t, gm, op="end_turn").status_code == 200
     texts = [i["text"] for i in view(c, t, gm)["log"]]
