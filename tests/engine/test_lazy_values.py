@@ -93,7 +93,7 @@ def test_maai_breath_labels_kept_by_the_core_are_those_shown_while_pending() -> 
     """A Combat keeps answered decisions (undo, a partial entry's answer): breath decisions whose
     labels were never read while pending show, read after the battle moved on, the labels the
     same battle showed while they were pending."""
-    shown, labels, lazy = _run(True)
+    _, labels, lazy = _run(True)
     kept, _, _ = _run(False)
     assert lazy > 0  # the maai breath hands out lazy labels
     assert [[o.label for o in d.options] for d in kept] == labels
