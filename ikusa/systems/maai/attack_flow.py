@@ -19,7 +19,8 @@ from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import ROLL_KEYS, defence_effects, effect_notes
 from ikusa.systems.maai.equipment import resolve_break
-from ikusa.systems.maai.flow_base import dice_text, p_success
+from ikusa.systems.maai.event_text import attack_text, damage_text, defence_text, dice_text
+from ikusa.systems.maai.flow_base import p_success
 from ikusa.systems.maai.guard import GuardFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.options import CheckKind
@@ -231,15 +232,11 @@ class AttackFlow(GuardFlow):
         out = c.outcome
         ov = out.value
         ok = out.succeeded
-        total = c.total
-        verdict = "命中" if ok else "失敗"
         if c.target == SAINT_TN:
             extra += " [聖人 自動成功 S-G23]"
-        self.emit("attack", "S-R41", f"{a.name} {m.name} → {t.name}: 2D10[{c.dice[0]},{c.dice[1]}]"
-                  f"{total - c.dice[0] - c.dice[1]:+d}={total} {'≥' if ok else '<'} "
-                  f"防備{ctx.defence} {ov if ov not in ('成功', '失敗') else verdict}{extra}",
-                  attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=total,
-                  defence=ctx.defence, outcome=ov)
+        self.emit_lazy("attack", "S-R41", attack_text, (a.name, m.name, t.name, c, ctx.defence, extra),
+                       attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=c.total,
+                       defence=ctx.defence, outcome=ov)
         if not ok:
             if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
                 self.make_defenceless(t, "強化奇襲の対象 (S-R55/S-R63)")
@@ -360,10 +357,9 @@ class AttackFlow(GuardFlow):
 
         def rolled(d: Check) -> None:
             ok = d.success
-            self.emit("defence", "S-R53" + (",S-R54" if m.defence_type == "evasion" else ""),
-                      f"{t.name} {m.name} [{how}]: {dice_text(d)} {'≥' if ok else '<'} 命中{c.total} → "
-                      f"{'無効化' if ok else '失敗'}", unit=t.id, move=m.id, dice=list(d.dice), total=d.total,
-                      success=ok)
+            self.emit_lazy("defence", "S-R53,S-R54" if m.defence_type == "evasion" else "S-R53", defence_text,
+                           (t.name, m.name, how, d, c.total), unit=t.id, move=m.id, dice=list(d.dice),
+                           total=d.total, success=ok)
             if ok:
                 ctx.nullified = True
             else:
@@ -438,8 +434,8 @@ class AttackFlow(GuardFlow):
         going down costs its squad 1 結束力."""
         change = apply_wounds(t.wounds, dmg)
         t.wounds = change.after
-        self.emit("damage", rule, f"{t.name} 戦力 {change.before}→{t.wounds} ({what} {dmg})", unit=t.id,
-                  damage=dmg, wounds=t.wounds)
+        self.emit_lazy("damage", rule, damage_text, (t.name, change.before, t.wounds, what, dmg), unit=t.id,
+                       damage=dmg, wounds=t.wounds)
         if change.incapacitated and not t.incapacitated:
             t.incapacitated = True
             t.reservations.clear()

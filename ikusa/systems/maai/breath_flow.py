@@ -14,7 +14,8 @@ from ikusa.systems.maai import fear, noncorporeal, option_odds
 from ikusa.systems.maai.attack_flow import defence_key
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
-from ikusa.systems.maai.flow_base import GE_2D10, dice_text
+from ikusa.systems.maai.event_text import breath_end_text, breath_text, dice_text, maneuver_text, paid_text
+from ikusa.systems.maai.flow_base import GE_2D10
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.rules_link import (
@@ -113,11 +114,9 @@ class BreathFlow(MovementFlow):
             u.defenceless = False
         if u.cur_limit > self.opts.breath.official_cap:
             notes.append(f"公式上限{self.opts.breath.official_cap}超過 (S-R28)")
-        bonus = f"+先攻{u.first_bonus}" if first else ""
-        more = f" {' '.join(notes)}" if notes else ""
-        self.emit("breath", "S-R35",
-                  f"カウント{count}: {u.name} の一呼吸 (活力{u.vigor}{bonus}, 限界{u.cur_limit}){more}",
-                  unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
+        self.emit_lazy("breath", "S-R35", breath_text,
+                       (count, u.name, u.vigor, u.first_bonus if first else 0, u.cur_limit, notes),
+                       unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
         if self.fx.book.active:  # issue #8: effects lasting until this unit's next breath end
             tick_effects(self, "breath", u.id)
         if self.fx.fear_aura != ():  # S-G18: aura fear sources in the catalog (maai/fear.py)
@@ -331,11 +330,17 @@ class BreathFlow(MovementFlow):
                  lambda key: self.breath_action(u, key))
 
     def pay(self, u: Unit, cost: int) -> str:
+        """Spend ``cost`` 活力 of ``u``'s breath; what it paid, as text."""
+        before = self.pay_vigor(u, cost)
+        return paid_text(cost, before, u.vigor)
+
+    def pay_vigor(self, u: Unit, cost: int) -> int:
+        """Spend ``cost`` 活力 of ``u``'s breath; the 活力 before."""
         before = u.vigor
         u.vigor -= cost
         u.breath_spent += cost
         u.acted += 1
-        return f"活力{cost} {before}→{u.vigor}"
+        return before
 
     def breath_action(self, u: Unit, key: str) -> None:
         if key == "end":
@@ -360,12 +365,18 @@ class BreathFlow(MovementFlow):
         arg, _, aim_txt = arg.partition("+aim")
         aim = int(aim_txt) if aim_txt else 0
         cost = self.cost_now(u, m) + aim
-        paid = self.pay(u, cost)
+        before = self.pay_vigor(u, cost)
         if m.limit_per_round is not None and not m.zero_cost:
             u.round_uses[m.id] = u.round_uses.get(m.id, 0) + 1
-        if u.collapse:
-            paid += f" 構え崩し+{u.collapse} (S-T51)"
+        collapse = u.collapse
+        if collapse:
             u.collapse = 0
+        if verb not in ("reserve", "stance") and m.kind == "attack":  # the common case: a lazy line
+            self.emit_lazy("maneuver", "S-R27", maneuver_text, (u.name, m.name, cost, before, u.vigor, collapse),
+                           unit=u.id, move=m.id, cost=cost, vigor=u.vigor)
+            self.start_attack(u, m, self.by_id[arg], aim)
+            return
+        paid = paid_text(cost, before, u.vigor, collapse)
         if verb == "reserve":
             if m.zero_cost:
                 u.zero_used.append(m.id)  # S-R57: a 0-活力 counter counts toward the 0-活力 cap
@@ -377,10 +388,6 @@ class BreathFlow(MovementFlow):
             u.stance = m
             self.emit("stance", "S-R58,S-G16", f"{u.name} 構え {m.name}{old} ({paid})", unit=u.id, move=m.id,
                       vigor=u.vigor)
-        elif m.kind == "attack":
-            self.emit("maneuver", "S-R27", f"{u.name} {m.name} ({paid})", unit=u.id, move=m.id, cost=cost,
-                      vigor=u.vigor)
-            self.start_attack(u, m, self.by_id[arg], aim)
         elif m.kind == "movement":
             self.do_movement(u, m, arg, paid)
         elif m.kind == "maintenance":
@@ -443,5 +450,5 @@ class BreathFlow(MovementFlow):
         u.breaths_taken += 1
         u.hidden = False
         self.actor = None
-        self.emit("breath_end", "S-R35", f"{u.name} 一呼吸終了 (消費{u.breath_spent}, 残り活力{u.vigor}){note}",
-                  unit=u.id, spent=u.breath_spent, vigor=u.vigor)
+        self.emit_lazy("breath_end", "S-R35", breath_end_text, (u.name, u.breath_spent, u.vigor, note),
+                       unit=u.id, spent=u.breath_spent, vigor=u.vigor)

@@ -20,6 +20,7 @@ from ikusa.systems.maai.check import OUTCOME_RANK, Check
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import MaaiFx, gm_check
 from ikusa.systems.maai.encounter import MaaiEncounter, ResolvedUnit
+from ikusa.systems.maai.event_text import dice_text
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.units import Unit
 
@@ -39,10 +40,6 @@ def p_success(modifier: int, target: int) -> float:
     if k >= 60:
         return 0.0
     return _GE[k + 40]
-
-
-def dice_text(c: Check) -> str:
-    return f"2D10[{c.dice[0]},{c.dice[1]}]{c.applied_modifier:+d}={c.total}"
 
 
 @lru_cache(maxsize=65536)
@@ -192,6 +189,10 @@ class FlowBase:
     # -- events ---------------------------------------------------------------------------
     def emit(self, kind: str, rule: str, text: str, **data: Any) -> None:
         self.ev.append(Event(kind, rule, text, data))
+
+    def emit_lazy(self, kind: str, rule: str, fmt: Callable[..., str], args: tuple[Any, ...], **data: Any) -> None:
+        """:meth:`emit` with the text ``fmt(*args)`` formatted when first read (maai/event_text.py)."""
+        self.ev.append(Event.lazy(kind, rule, fmt, args, data))
 
     # -- waits ----------------------------------------------------------------------------
     def ask(self, actor: str, kind: str, prompt: str, options: Sequence[Option], handler: Handler,

@@ -21,7 +21,8 @@ from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.damage import Damage
-from ikusa.systems.maai.flow_base import dice_text, p_success
+from ikusa.systems.maai.event_text import dice_text
+from ikusa.systems.maai.flow_base import p_success
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.options import CheckKind
 from ikusa.systems.maai.puppets import PuppetFlow

@@ -17,7 +17,8 @@ from ikusa.systems.maai import noncorporeal
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.conditions import grow_per_maai
 from ikusa.systems.maai.effects import tick_effects
-from ikusa.systems.maai.flow_base import FlowBase, dice_text
+from ikusa.systems.maai.event_text import dice_text
+from ikusa.systems.maai.flow_base import FlowBase
 from ikusa.systems.maai.reinforcements import apply_environment, environment_band
 from ikusa.systems.maai.rules_link import survival_check
 from ikusa.systems.maai.units import Unit

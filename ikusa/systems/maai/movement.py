@@ -19,8 +19,9 @@ from ikusa.engine.protocol import Option
 from ikusa.systems.maai.attack_flow import AttackFlow
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.costs import shinpu_modifiers, squad_command_cost
+from ikusa.systems.maai.event_text import dice_text
 from ikusa.systems.maai.fatigue import mitigation_sources
-from ikusa.systems.maai.flow_base import dice_text, p_success
+from ikusa.systems.maai.flow_base import p_success
 from ikusa.systems.maai.moves import ABILITY_ALIASES, Move
 from ikusa.systems.maai.rules_link import final_cost, improvised_cost
 from ikusa.systems.maai.units import Unit

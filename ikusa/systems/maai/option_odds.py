@@ -102,20 +102,16 @@ def annotate(st: Any, u: Any, options: list[Option]) -> list[Option]:
     """``options`` of ``u``'s breath, those that get a note above with a lazy label: the notes
     are worked out when the label is first read (issue #12: the AIs never read labels; a
     person's menu reads them while the decision is pending)."""
-    out = options
-    react_notes: bool | None = None
+    # with at most REACTION_NOTE_MAX options there are at most that many attacks: no count
+    react_notes = len(options) <= REACTION_NOTE_MAX or \
+        sum(1 for x in options if x.data.get("kind") == "attack") <= REACTION_NOTE_MAX
     room = u.cur_limit - u.breath_spent
+    lazy = Option.lazy
     for i, o in enumerate(options):
         data = o.data
-        react = data.get("kind") == "attack"
-        if react and react_notes is None:
-            react_notes = sum(1 for x in options if x.data.get("kind") == "attack") <= REACTION_NOTE_MAX
-        react = react and bool(react_notes)
+        react = react_notes and data.get("kind") == "attack"
         cost = o.cost
         over = cost is not None and cost > room and not data.get("within", True)
-        if not (react or over):
-            continue
-        if out is options:
-            out = list(options)
-        out[i] = Option.lazy(o.key, partial(_label, st, u, o, react, over), cost, o.odds, data)
-    return out
+        if react or over:
+            options[i] = lazy(o.key, partial(_label, st, u, o, react, over), cost, o.odds, data)
+    return options
