@@ -18,6 +18,7 @@ from ikusa.systems.maai.event_text import breath_end_text, breath_text, dice_tex
 from ikusa.systems.maai.flow_base import GE_2D10
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
+from ikusa.systems.maai.option_odds import overload_note
 from ikusa.systems.maai.rules_link import (
     breath_limit,
     check_zero_vigor_use,
@@ -197,6 +198,7 @@ class BreathFlow(MovementFlow):
         ge = GE_2D10
         nc = noncorporeal.ids(self) if noncorporeal.any_in(self) else ()  # S-G05 非実体 units
         gi = u.ab["gi"]
+        tai = u.ab["tai"]
         bleeding = u.bleeding
         shinpu = u.shinpu
         dropped = u.dropped
@@ -235,10 +237,13 @@ class BreathFlow(MovementFlow):
                 zone = u.zone
                 tags_key = defence_key(m, 0, gi)
                 # one dict per maneuver, cost and breath room: target → its option, by what it shows
-                sub_key = (m.id, m.name, cost, within)
+                # (past the limit the label tells the overload and its check's odds, option_odds)
+                excess = 0 if within else cost - left
+                sub_key = (m.id, m.name, cost, within, excess, tai)
                 sub = attacks.get(sub_key)
                 if sub is None:
                     sub = attacks[sub_key] = {}
+                over_note = overload_note(self, excess, tai)
                 for t in enemies:
                     if (t.zone == zone) if melee else self.in_reach(u, m, t):
                         # hit_odds(u, m, t) inlined: the target-free part of the modifier once per
@@ -262,7 +267,8 @@ class BreathFlow(MovementFlow):
                         o = sub.get(tk)
                         if o is None:
                             o = sub[tk] = Option(
-                                f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost})", cost=cost, odds=odds,
+                                f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost}){over_note}", cost=cost,
+                                odds=odds,
                                 data={"kind": "attack", "move": m.id, "target": t.id, "within": within})
                         out.append(o)
                         for n in range(1, cap + 1):
@@ -270,11 +276,13 @@ class BreathFlow(MovementFlow):
                                 break
                             odds = hit_odds(u, m, t, n)
                             w_n = cost + n <= left
-                            ck = (m.id, m.name, t.id, t.name, n, cost, odds, w_n)
+                            ex_n = 0 if w_n else cost + n - left
+                            ck = (m.id, m.name, t.id, t.name, n, cost, odds, w_n, ex_n, tai)
                             o = memo.get(ck)
                             if o is None:
                                 o = memo[ck] = Option(
-                                    f"use:{m.id}>{t.id}+aim{n}", f"{m.name} 照準集中{n} → {t.name} (活力{cost + n})",
+                                    f"use:{m.id}>{t.id}+aim{n}", f"{m.name} 照準集中{n} → {t.name} (活力{cost + n})"
+                                    f"{overload_note(self, ex_n, tai)}",
                                     cost=cost + n, odds=odds,
                                     data={"kind": "attack", "move": m.id, "target": t.id, "aim": n, "within": w_n})
                             out.append(o)

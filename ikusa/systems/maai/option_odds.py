@@ -79,14 +79,24 @@ def _attack_note(st: Any, u: Any, o: Any) -> str:
     return f" [{r.name}{how}に対し {text}]"
 
 
+def overload_note(st: Any, excess: int, tai: int) -> str:
+    """The note of an option that overloads the breath by ``excess`` for a unit of 體 ``tai``
+    (a pure function of the numbers, kept per encounter); ``""`` when it does not overload."""
+    if excess <= 0:
+        return ""
+    notes: dict[tuple[object, ...], str] = st.caches.notes
+    key = ("over", excess, tai)
+    note = notes.get(key)
+    if note is None:
+        p = outcome_odds(max(-10, min(10, tai - excess)), st.opts.overload.tn).success
+        note = notes[key] = f" [過負荷+{excess}: 判定 {percent_text(p, 0)}, 失敗→無防備]"
+    return note
+
+
 def _overload_note(st: Any, u: Any, o: Any) -> str:
     if o.data.get("within", True) or o.cost is None:
         return ""
-    excess = u.breath_spent + o.cost - u.cur_limit
-    if excess <= 0:
-        return ""
-    p = outcome_odds(max(-10, min(10, u.ab["tai"] - excess)), st.opts.overload.tn).success
-    return f" [過負荷+{excess}: 判定 {percent_text(p, 0)}, 失敗→無防備]"
+    return overload_note(st, u.breath_spent + o.cost - u.cur_limit, u.ab["tai"])
 
 
 #: at most this many attack options get the reaction note (see the module docstring)
@@ -95,7 +105,14 @@ REACTION_NOTE_MAX = 64
 
 def _label(st: Any, u: Any, o: Option, react: bool, over: bool) -> str:
     """``o``'s label with its notes, worked out from the state as it is now (the decision is pending)."""
-    return o.label + (_attack_note(st, u, o) if react else "") + (_overload_note(st, u, o) if over else "")
+    label = o.label
+    data = o.data
+    if data.get("kind") == "attack" and "puppet" not in data:  # carries its overload note (breath_flow)
+        tail = _overload_note(st, u, o)
+        label = label.removesuffix(tail)
+    else:
+        tail = _overload_note(st, u, o) if over else ""
+    return label + (_attack_note(st, u, o) if react else "") + tail
 
 
 def annotate(st: Any, u: Any, options: list[Option]) -> list[Option]:
@@ -104,14 +121,17 @@ def annotate(st: Any, u: Any, options: list[Option]) -> list[Option]:
     person's menu reads them while the decision is pending)."""
     # with at most REACTION_NOTE_MAX options there are at most that many attacks: no count
     react_notes = len(options) <= REACTION_NOTE_MAX or \
-        sum(1 for x in options if x.data.get("kind") == "attack") <= REACTION_NOTE_MAX
+        [x.data.get("kind") for x in options].count("attack") <= REACTION_NOTE_MAX
     room = u.cur_limit - u.breath_spent
     lazy = Option.lazy
     for i, o in enumerate(options):
         data = o.data
-        react = react_notes and data.get("kind") == "attack"
+        attack = data.get("kind") == "attack"
+        react = react_notes and attack
         cost = o.cost
-        over = cost is not None and cost > room and not data.get("within", True)
+        # the breath's own attack options carry their overload note already (breath_flow)
+        over = cost is not None and cost > room and not data.get("within", True) and \
+            not (attack and "puppet" not in data)
         if react or over:
             options[i] = lazy(o.key, partial(_label, st, u, o, react, over), cost, o.odds, data)
     return options
