@@ -8,6 +8,8 @@ allowed (S-G52) and triggers the overload check when the breath ends (S-R29); a 
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai import fear, noncorporeal, option_odds
@@ -33,6 +35,8 @@ BREATH_CACHE_UNITS = 12
 
 #: options memoised per encounter at most (EncounterCaches.options; emptied when full)
 OPTION_MEMO_MAX = 200_000
+
+_UREV = attrgetter("urev")
 
 _END = Option("end", "一呼吸を終える", cost=0, data={"kind": "end"})
 _PASS = Option("pass", "パス (この間合はもう一呼吸しない; 活力は反応用に残る)", cost=0, data={"kind": "pass"})
@@ -197,6 +201,9 @@ class BreathFlow(MovementFlow):
         dmemo = self.memo
         ge = GE_2D10
         nc = noncorporeal.ids(self) if noncorporeal.any_in(self) else ()  # S-G05 非実体 units
+        # attack lists are kept per state unless a target's reservations (一刀短拍 as 防備) or
+        # 非実体 enter the odds (neither is tracked by Unit.rev)
+        listable = not nc and opts.counter.tanpaku_bonus_applies_to != "defense_value"
         gi = u.ab["gi"]
         tai = u.ab["tai"]
         bleeding = u.bleeding
@@ -230,9 +237,6 @@ class BreathFlow(MovementFlow):
                 if m.needs_load and not u.loaded:
                     continue
                 cap = self.aim_cap(u, m) if m.aim_focus else 0
-                if enemies is None:
-                    enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
-                base_mod: int | None = None
                 melee = m.reach == 0
                 zone = u.zone
                 tags_key = defence_key(m, 0, gi)
@@ -244,33 +248,64 @@ class BreathFlow(MovementFlow):
                 if sub is None:
                     sub = attacks[sub_key] = {}
                 over_note = overload_note(self, excess, tai)
+                base_mod = self.attack_modifier_base(u, m, u.attacks_in_breath + 1)
+
+                def option_on(t: Unit, m: Move = m, cost: int = cost, within: bool = within, sub: dict[
+                        tuple[object, ...], Option] = sub, over_note: str = over_note, base_mod: int = base_mod,
+                        tags_key: object = tags_key) -> Option:
+                    """The attack option of ``m`` on ``t`` (hit_odds(u, m, t) inlined: the 防備 memo
+                    read here, defence_of computes a missing one)."""
+                    mod = base_mod + surprise if t.unaware else base_mod
+                    st = t.stance
+                    dfn = dmemo.get((t.id, st.id if st is not None else "", t.defenceless, tags_key,
+                                     t.armour_rev, t.formation, t.sig))
+                    if dfn is None:
+                        dfn = defence_of(t, m, 0, gi)
+                    if t.reservations:
+                        dfn += self.tanpaku_value(t)
+                    if nc and t.id in nc:
+                        dfn += noncorporeal.defence_bonus(self, u, m, t)
+                    # p_success(clamped mod, dfn), inlined
+                    kk = dfn - (-10 if mod < -10 else 10 if mod > 10 else mod)
+                    odds = 1.0 if kk <= -40 else 0.0 if kk >= 60 else ge[kk + 40]
+                    tk = (t.id, t.name, odds)
+                    o = sub.get(tk)
+                    if o is None:
+                        o = sub[tk] = Option(
+                            f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost}){over_note}", cost=cost,
+                            odds=odds, data={"kind": "attack", "move": m.id, "target": t.id, "within": within})
+                    return o
+
+                if melee and not cap and listable:
+                    # the list per state: per enemy its option and revision (Unit.urev); only the
+                    # enemies that changed since are redone, so a mass battle's breath costs little
+                    # per target here (issue #12)
+                    list_key = (u.side, m.id, m.name, tags_key, cost, within, excess, tai, zone, base_mod)
+                    lists = self.attack_lists
+                    got = lists.get(list_key)
+                    n_units = len(self.units)
+                    if got is not None and got[0] == n_units:
+                        _, targets, revs, found = got
+                        now = list(map(_UREV, targets))
+                        if now != revs:  # redo the enemies that changed
+                            for i, t in enumerate(targets):
+                                if now[i] != revs[i]:
+                                    found[i] = None if t.incapacitated or t.zone != zone else option_on(t)
+                            revs[:] = now
+                        out.extend(filter(None, found))
+                        continue
+                    targets = [t for t in self.units if t.side != u.side]
+                    found = [None if t.incapacitated or t.zone != zone else option_on(t) for t in targets]
+                    out.extend(filter(None, found))
+                    if len(lists) >= 10_000:
+                        lists.clear()
+                    lists[list_key] = (n_units, targets, list(map(_UREV, targets)), found)
+                    continue
+                if enemies is None:
+                    enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
                 for t in enemies:
                     if (t.zone == zone) if melee else self.in_reach(u, m, t):
-                        # hit_odds(u, m, t) inlined: the target-free part of the modifier once per
-                        # maneuver, the 防備 memo read here (defence_of computes a missing one)
-                        if base_mod is None:
-                            base_mod = self.attack_modifier_base(u, m, u.attacks_in_breath + 1)
-                        mod = base_mod + surprise if t.unaware else base_mod
-                        st = t.stance
-                        dfn = dmemo.get((t.id, st.id if st is not None else "", t.defenceless, tags_key,
-                                         t.armour_rev, t.formation, t.sig))
-                        if dfn is None:
-                            dfn = defence_of(t, m, 0, gi)
-                        if t.reservations:
-                            dfn += self.tanpaku_value(t)
-                        if nc and t.id in nc:
-                            dfn += noncorporeal.defence_bonus(self, u, m, t)
-                        # p_success(clamped mod, dfn), inlined
-                        kk = dfn - (-10 if mod < -10 else 10 if mod > 10 else mod)
-                        odds = 1.0 if kk <= -40 else 0.0 if kk >= 60 else ge[kk + 40]
-                        tk = (t.id, t.name, odds)
-                        o = sub.get(tk)
-                        if o is None:
-                            o = sub[tk] = Option(
-                                f"use:{m.id}>{t.id}", f"{m.name} → {t.name} (活力{cost}){over_note}", cost=cost,
-                                odds=odds,
-                                data={"kind": "attack", "move": m.id, "target": t.id, "within": within})
-                        out.append(o)
+                        out.append(option_on(t))
                         for n in range(1, cap + 1):
                             if cost + n > v and not overspend:
                                 break

@@ -168,6 +168,10 @@ class FlowBase:
         self.units: list[Unit] = [Unit(s, res, rank, zone, opts) for s, res, rank in setup.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
         self.side_units = [(s, [u for u in self.units if u.side == s]) for s in enc.sides]
+        #: (attacker's side, maneuver, cost, room, zone, modifier …) → (units in the battle, the enemies,
+        #: their revisions (Unit.urev), each one's attack option or None): a breath's melee attack list,
+        #: where only the enemies that changed are redone (breath_flow)
+        self.attack_lists: dict[tuple[object, ...], tuple[int, list[Unit], list[int], list[Option | None]]] = {}
         self.maai = 1
         self.phase = "count"  # count | lull | survival | over
         self.actor: Unit | None = None

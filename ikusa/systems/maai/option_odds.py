@@ -125,13 +125,15 @@ def annotate(st: Any, u: Any, options: list[Option]) -> list[Option]:
     room = u.cur_limit - u.breath_spent
     lazy = Option.lazy
     for i, o in enumerate(options):
+        cost = o.cost
+        over = cost is not None and cost > room
+        if not (over or react_notes):
+            continue  # a mass battle's breath: most options need nothing
         data = o.data
         attack = data.get("kind") == "attack"
         react = react_notes and attack
-        cost = o.cost
         # the breath's own attack options carry their overload note already (breath_flow)
-        over = cost is not None and cost > room and not data.get("within", True) and \
-            not (attack and "puppet" not in data)
+        over = over and not data.get("within", True) and not (attack and "puppet" not in data)
         if react or over:
             options[i] = lazy(o.key, partial(_label, st, u, o, react, over), cost, o.odds, data)
     return options

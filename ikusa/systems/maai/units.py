@@ -61,11 +61,18 @@ class Unit:
     """One combatant during a battle."""
 
     __slots__ = (
+        "_armour_rev",
+        "_defenceless",
+        "_formation",
+        "_incapacitated",
+        "_sig",
+        "_stance",
+        "_unaware",
+        "_zone",
         "ab",
         "acted",
         "armour",
         "armour_parts",
-        "armour_rev",
         "attacks_in_breath",
         "base_def",
         "bleeding",
@@ -78,17 +85,14 @@ class Unit:
         "cur_limit",
         "defence_ids",
         "defence_moves",
-        "defenceless",
         "dropped",
         "extensions",
         "fate_left",
         "feat_ids",
         "first_bonus",
-        "formation",
         "grade",
         "hidden",
         "id",
-        "incapacitated",
         "loaded",
         "max_vigor",
         "max_wounds",
@@ -107,21 +111,21 @@ class Unit:
         "shinpu",
         "side",
         "side_rank",
-        "sig",
         "skills",
         "squad",
-        "stance",
         "static_mod",
         "status",
-        "unaware",
+        "urev",
         "vigor",
         "weapon_grades",
         "wounds",
         "zero_used",
-        "zone",
     )
 
     def __init__(self, spec: UnitSpec, res: ResolvedUnit, side_rank: int, zone: str, opts: MaaiOptions) -> None:
+        #: its revision: every change of what an enemy's attack options show of it (the tracked
+        #: properties below) adds 1 (breath_flow's per-state attack lists)
+        self.urev = 0
         self.opts = opts
         self.id = spec.id
         self.name = spec.name
@@ -192,6 +196,81 @@ class Unit:
         self.sig: tuple[object, ...] = ()
         self.origin = ""  # a GM-added unit: its spec as JSON (issue #8 §2)
 
+
+    # -- tracked state: what an attack option on this unit shows or depends on (breath_flow's
+    # per-state attack lists redo a target whose revision changed) -------------
+    @property
+    def armour_rev(self) -> int:
+        return self._armour_rev
+
+    @armour_rev.setter
+    def armour_rev(self, value: int) -> None:
+        self._armour_rev = value
+        self.urev += 1
+
+    @property
+    def defenceless(self) -> bool:
+        return self._defenceless
+
+    @defenceless.setter
+    def defenceless(self, value: bool) -> None:
+        self._defenceless = value
+        self.urev += 1
+
+    @property
+    def formation(self) -> int:
+        return self._formation
+
+    @formation.setter
+    def formation(self, value: int) -> None:
+        self._formation = value
+        self.urev += 1
+
+    @property
+    def incapacitated(self) -> bool:
+        return self._incapacitated
+
+    @incapacitated.setter
+    def incapacitated(self, value: bool) -> None:
+        self._incapacitated = value
+        self.urev += 1
+
+    @property
+    def sig(self) -> tuple[object, ...]:
+        return self._sig
+
+    @sig.setter
+    def sig(self, value: tuple[object, ...]) -> None:
+        self._sig = value
+        self.urev += 1
+
+    @property
+    def stance(self) -> Move | None:
+        return self._stance
+
+    @stance.setter
+    def stance(self, value: Move | None) -> None:
+        self._stance = value
+        self.urev += 1
+
+    @property
+    def unaware(self) -> bool:
+        return self._unaware
+
+    @unaware.setter
+    def unaware(self, value: bool) -> None:
+        self._unaware = value
+        self.urev += 1
+
+    @property
+    def zone(self) -> str:
+        return self._zone
+
+    @zone.setter
+    def zone(self, value: str) -> None:
+        self._zone = value
+        self.urev += 1
+
     # -- derived numbers -------------------------------------------------------
     def skill(self, name: str | None) -> int:
         """S-R04 / S-G30: proficiency of a related skill; untrained −2; no skill → 0."""
@@ -232,4 +311,4 @@ class Unit:
 
     @property
     def able(self) -> bool:
-        return not self.incapacitated
+        return not self._incapacitated
