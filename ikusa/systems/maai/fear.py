@@ -42,17 +42,23 @@ def fear_spec(src: Any, opts: Any, breaths: int) -> EffectSpec:
 
 def aura_sources(st: Any) -> tuple[str, ...]:
     """Ids of the units holding a ``fear_aura`` feat (cached per state: the units are fixed
-    except for GM-added ones, whose feats are read too)."""
+    except for GM-added ones, whose feats are read too; the encounter's own units' answer is
+    kept per encounter, EncounterCaches)."""
     cached: tuple[str, ...] | None = st.fx.fear_aura
     if cached is not None and len(st.fx.fear_seen_units) == len(st.units):
         return cached
-    cat = st.enc.catalog
-    out = []
-    for u in st.units:
-        feats = st.resolved_of(u.id).feats
-        if any(AURA in cat.feats[f].effects for f in feats if f in cat.feats):
-            out.append(u.id)
-    found = tuple(out)
+    base = len(st.units) == len(st.caches.units)  # no GM-added unit: the encounter's own answer
+    found = st.caches.fear_aura if base else None
+    if found is None:
+        cat = st.enc.catalog
+        out = []
+        for u in st.units:
+            feats = st.resolved_of(u.id).feats
+            if any(AURA in cat.feats[f].effects for f in feats if f in cat.feats):
+                out.append(u.id)
+        found = tuple(out)
+        if base:
+            st.caches.fear_aura = found
     st.fx.fear_aura = found
     st.fx.fear_seen_units = tuple(u.id for u in st.units)
     return found

@@ -116,8 +116,9 @@ class EncounterCaches:
     values built from it.  One object per encounter (:meth:`MaaiEncounter.flow_caches`), shared
     by its states; no module-level cache (issue #12)."""
 
-    __slots__ = ("attacks", "breath_cache", "damages", "homebrew_effects", "limits", "memo", "notes", "options",
-                 "opts", "plain_cost", "puppets", "react_cache", "simple_units", "start_effects", "units", "zones")
+    __slots__ = ("attacks", "breath_cache", "damages", "fear_aura", "homebrew_effects", "limits", "memo",
+                 "noncorporeal", "notes", "options", "opts", "plain_cost", "puppets", "react_cache", "simple_units",
+                 "start_effects", "units", "zones")
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.opts = enc.opts
@@ -133,6 +134,9 @@ class EncounterCaches:
         self.options: dict[tuple[object, ...], Option] = {}
         #: attack options: (maneuver id, name, cost, within the limit) → (target id, name, odds) → option
         self.attacks: dict[tuple[object, ...], dict[tuple[object, ...], Option]] = {}
+        #: the encounter's units holding a fear aura / 非実体 (fear.aura_sources, noncorporeal.ids)
+        self.fear_aura: tuple[str, ...] | None = None
+        self.noncorporeal: frozenset[str] | None = None
         #: option label notes by the numbers they show (option_odds: versus_reaction's text)
         self.notes: dict[tuple[object, ...], str] = {}
         #: breath limits by (narrowed, extensions) (breath.breath_limit, S-R27/S-R28/S-G32)

@@ -25,14 +25,20 @@ BONUS = 4
 
 
 def ids(st: Any) -> frozenset[str]:
-    """The 非実体 units of the battle (looked up once per unit list)."""
+    """The 非実体 units of the battle (looked up once per unit list; for the encounter's own units
+    once per encounter, EncounterCaches)."""
     fx = st.fx
     cached: frozenset[str] | None = fx.noncorporeal
     if cached is not None and fx.noncorporeal_units == len(st.units):
         return cached
-    cat = st.enc.catalog
-    found = frozenset(u.id for u in st.units
-                      if any(EFFECT in cat.feats[f].effects for f in st.resolved_of(u.id).feats if f in cat.feats))
+    base = len(st.units) == len(st.caches.units)  # no GM-added unit: the encounter's own answer
+    found = st.caches.noncorporeal if base else None
+    if found is None:
+        cat = st.enc.catalog
+        found = frozenset(u.id for u in st.units
+                          if any(EFFECT in cat.feats[f].effects for f in st.resolved_of(u.id).feats if f in cat.feats))
+        if base:
+            st.caches.noncorporeal = found
     fx.noncorporeal = found
     fx.noncorporeal_units = len(st.units)
     return found
