@@ -172,6 +172,7 @@ class AttackFlow(GuardFlow):
         if target.unaware:
             notes.append("奇襲+2 (S-R13)")
             target.unaware = False
+            target.urev += 1  # the attack lists on it (Unit.urev)
         if enhanced:
             # S-G17: the target cannot defend against it and becomes 無防備, on declaration
             # (default: −4 applies to this attack) or after the attack (option)

@@ -441,6 +441,7 @@ class BreathFlow(MovementFlow):
             members = [x for x in self.units if x.squad == u.squad and x.able]
             for x in members:
                 x.formation = bonus
+                x.urev += 1  # the attack lists on it (Unit.urev)
             self.emit("command", "S-R22,S-G14", f"{u.name} {m.name}: 分隊{u.squad} 陣形 防備+{bonus} "
                       f"({len(members)}人, 小康まで) ({paid})", unit=u.id, squad=u.squad)
         else:  # feat

@@ -197,6 +197,7 @@ def refresh_sig(st: Any, uid: str) -> None:
     u = st.by_id.get(uid)
     if u is not None:
         u.sig = st.fx.sig(uid, u.origin)
+        u.urev += 1  # breath_flow's attack lists redo it
 
 
 def tick_effects(st: Any, clock: str, uid: str | None) -> None:

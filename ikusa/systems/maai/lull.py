@@ -53,6 +53,7 @@ class LullFlow(FlowBase):
             u.zero_used.clear()
             u.passed = False
             u.formation = 0
+            u.urev += 1  # the attack lists on it (Unit.urev)
             u.round_uses.clear()
         self.emit("lull", "S-R36", f"小康 (第{self.maai}間合): 無防備解除・予約消滅・間合N回カウンタ初期化",
                   maai=self.maai)

@@ -112,7 +112,26 @@ def _label(st: Any, u: Any, o: Option, react: bool, over: bool) -> str:
         label = label.removesuffix(tail)
     else:
         tail = _overload_note(st, u, o) if over else ""
-    return label + (_attack_note(st, u, o) if react else "") + tail
+    return label + (_reaction_note(st, u, o) if react else "") + tail
+
+
+def _reaction_note(st: Any, u: Any, o: Option) -> str:
+    """:func:`_attack_note`, kept per encounter on everything it depends on (a table or a
+    ``ikusa sim`` through the Combat reads every label: Combat fixes them before each entry)."""
+    t = st.by_id.get(o.data.get("target"))
+    if t is None:
+        return ""
+    st_u, st_t = u.stance, t.stance
+    key = ("react", u.id, u.attacks_in_breath, u.sig, id(st_u) if st_u is not None else 0, u.hidden, o.key,
+           t.vigor, t.defenceless, t.able, t.sig, t.dropped, t.broken, t.unaware, t.armour_rev, t.formation,
+           id(st_t) if st_t is not None else 0, *map(id, t.reservations))
+    notes: dict[tuple[object, ...], str] = st.caches.notes
+    note = notes.get(key)
+    if note is None:
+        if len(notes) > 50_000:
+            notes.clear()
+        note = notes[key] = _attack_note(st, u, o)
+    return note
 
 
 def annotate(st: Any, u: Any, options: list[Option]) -> list[Option]:

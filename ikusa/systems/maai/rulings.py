@@ -165,6 +165,7 @@ def _condition(st: Any, r: Any) -> None:
         u.defenceless = False
     else:
         setattr(u, flag, r.on)
+        u.urev += 1  # the attack lists on it (Unit.urev)
     _emit(st, f"{u.name} {ja} {'付与' if r.on else '解除'}", r, unit=u.id, condition=ja, on=r.on)
 
 

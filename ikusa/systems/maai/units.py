@@ -61,18 +61,15 @@ class Unit:
     """One combatant during a battle."""
 
     __slots__ = (
-        "_armour_rev",
         "_defenceless",
-        "_formation",
         "_incapacitated",
-        "_sig",
         "_stance",
-        "_unaware",
         "_zone",
         "ab",
         "acted",
         "armour",
         "armour_parts",
+        "armour_rev",
         "attacks_in_breath",
         "base_def",
         "bleeding",
@@ -90,6 +87,7 @@ class Unit:
         "fate_left",
         "feat_ids",
         "first_bonus",
+        "formation",
         "grade",
         "hidden",
         "id",
@@ -111,10 +109,12 @@ class Unit:
         "shinpu",
         "side",
         "side_rank",
+        "sig",
         "skills",
         "squad",
         "static_mod",
         "status",
+        "unaware",
         "urev",
         "vigor",
         "weapon_grades",
@@ -198,16 +198,10 @@ class Unit:
 
 
     # -- tracked state: what an attack option on this unit shows or depends on (breath_flow's
-    # per-state attack lists redo a target whose revision changed) -------------
-    @property
-    def armour_rev(self) -> int:
-        return self._armour_rev
-
-    @armour_rev.setter
-    def armour_rev(self, value: int) -> None:
-        self._armour_rev = value
-        self.urev += 1
-
+    # per-state attack lists redo a target whose revision changed).  Set often, so properties:
+    # zone, stance, 無防備, down; set in few places, which add 1 to ``urev`` themselves: sig
+    # (effects.refresh_sig), formation (command, 小康), unaware (the first attack), armour_rev
+    # (set_armour), and any flag a GM condition ruling sets (rulings._condition) -------------
     @property
     def defenceless(self) -> bool:
         return self._defenceless
@@ -215,15 +209,6 @@ class Unit:
     @defenceless.setter
     def defenceless(self, value: bool) -> None:
         self._defenceless = value
-        self.urev += 1
-
-    @property
-    def formation(self) -> int:
-        return self._formation
-
-    @formation.setter
-    def formation(self, value: int) -> None:
-        self._formation = value
         self.urev += 1
 
     @property
@@ -236,30 +221,12 @@ class Unit:
         self.urev += 1
 
     @property
-    def sig(self) -> tuple[object, ...]:
-        return self._sig
-
-    @sig.setter
-    def sig(self, value: tuple[object, ...]) -> None:
-        self._sig = value
-        self.urev += 1
-
-    @property
     def stance(self) -> Move | None:
         return self._stance
 
     @stance.setter
     def stance(self, value: Move | None) -> None:
         self._stance = value
-        self.urev += 1
-
-    @property
-    def unaware(self) -> bool:
-        return self._unaware
-
-    @unaware.setter
-    def unaware(self, value: bool) -> None:
-        self._unaware = value
         self.urev += 1
 
     @property
@@ -299,6 +266,7 @@ class Unit:
         """New equipment state ([破壊], repair): the armour-class 防備 parts follow (S-R44/S-R49)."""
         self.armour = pieces
         self.armour_rev += 1
+        self.urev += 1
         self.armour_parts = _armour_parts(pieces)
 
     def weapon_usable(self, m: Move) -> bool:
