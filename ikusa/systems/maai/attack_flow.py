@@ -439,6 +439,7 @@ class AttackFlow(GuardFlow):
                        damage=dmg, wounds=t.wounds)
         if change.incapacitated and not t.incapacitated:
             t.incapacitated = True
+            t.urev += 1  # the attack lists on it (Unit.urev)
             t.reservations.clear()
             self.leave_shinpu(t)
             t.stance = None
@@ -461,6 +462,7 @@ class AttackFlow(GuardFlow):
             for u in self.units:
                 if u.squad == squad and u.able and u.grade in ("雑", "卒"):
                     u.incapacitated = True
+                    u.urev += 1  # the attack lists on it (Unit.urev)
                     u.vigor = 0
                     u.reservations.clear()
                     self.leave_shinpu(u)

@@ -194,6 +194,7 @@ class LullFlow(FlowBase):
             # S-R36 "陰陽師の式神再配置" / S-G24 (details invented): back at full 戦力 in the caster's zone
             p = self.by_id[tid]
             p.incapacitated = False
+            p.urev += 1  # the attack lists on it (Unit.urev)
             p.wounds = p.max_wounds
             p.zone = u.zone
             p.status = ""

@@ -61,6 +61,7 @@ class PuppetFlow(FumbleFlow):
         式神/傀儡 can no longer act; they leave the battle (no survival roll)."""
         for p in self.puppets_of(caster):
             p.incapacitated = True
+            p.urev += 1  # the attack lists on it (Unit.urev)
             p.named = False
             p.reservations.clear()
             self.leave_shinpu(p)

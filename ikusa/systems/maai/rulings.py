@@ -108,6 +108,7 @@ def _set(st: Any, r: Any) -> None:
             u.wounds = v
             if u.incapacitated and v > 0 and u.status != "死亡":
                 u.incapacitated = False
+                u.urev += 1  # the attack lists on it (Unit.urev)
                 st.emit("revive", "GM", f"{u.name} 戦線復帰 (戦力{v})", unit=u.id)
         return
     if res == "vigor":
@@ -261,6 +262,7 @@ def _remove_unit(st: Any, r: Any) -> None:
     if u.status == "離脱":
         raise InputError(f"{u.name} has already left the battle", field="unit")
     u.incapacitated = True
+    u.urev += 1  # the attack lists on it (Unit.urev)
     u.named = False  # no survival roll: it left, it did not fall
     u.status = "離脱"
     u.vigor = 0

@@ -62,7 +62,6 @@ class Unit:
 
     __slots__ = (
         "_defenceless",
-        "_incapacitated",
         "_stance",
         "_zone",
         "ab",
@@ -91,6 +90,7 @@ class Unit:
         "grade",
         "hidden",
         "id",
+        "incapacitated",
         "loaded",
         "max_vigor",
         "max_wounds",
@@ -199,9 +199,10 @@ class Unit:
 
     # -- tracked state: what an attack option on this unit shows or depends on (breath_flow's
     # per-state attack lists redo a target whose revision changed).  Set often, so properties:
-    # zone, stance, 無防備, down; set in few places, which add 1 to ``urev`` themselves: sig
-    # (effects.refresh_sig), formation (command, 小康), unaware (the first attack), armour_rev
-    # (set_armour), and any flag a GM condition ruling sets (rulings._condition) -------------
+    # zone, stance, 無防備; set in few places, which add 1 to ``urev`` themselves: incapacitated
+    # (wound, rout, puppets, revival, remove_unit), sig (effects.refresh_sig), formation (command,
+    # 小康), unaware (the first attack), armour_rev (set_armour), and any flag a GM condition
+    # ruling sets (rulings._condition) ---------------------------------------------------------
     @property
     def defenceless(self) -> bool:
         return self._defenceless
@@ -209,15 +210,6 @@ class Unit:
     @defenceless.setter
     def defenceless(self, value: bool) -> None:
         self._defenceless = value
-        self.urev += 1
-
-    @property
-    def incapacitated(self) -> bool:
-        return self._incapacitated
-
-    @incapacitated.setter
-    def incapacitated(self, value: bool) -> None:
-        self._incapacitated = value
         self.urev += 1
 
     @property
@@ -279,4 +271,4 @@ class Unit:
 
     @property
     def able(self) -> bool:
-        return not self._incapacitated
+        return not self.incapacitated
