@@ -156,6 +156,7 @@ class BreathFlow(MovementFlow):
         if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or u.origin or not self.simple_unit(u)
                 or len(self.units) > BREATH_CACHE_UNITS):
             return self.build_breath_options(u)
+        self.attack_count = None  # not counted (build_breath_options counts)
         side = u.side
         st = u.stance
         key = (u.id, u.vigor, u.cur_limit - u.breath_spent, not u.acted, u.zone, u.attacks_in_breath,
@@ -186,6 +187,7 @@ class BreathFlow(MovementFlow):
         v = u.vigor
         left = u.cur_limit - u.breath_spent
         out: list[Option] = []
+        n_attacks = 0  # how many attack options (option_odds.annotate's reaction-note limit)
         enemies: list[Unit] | None = None
         weapon_ok = not (u.dropped or u.broken)
         opts = self.opts
@@ -276,6 +278,7 @@ class BreathFlow(MovementFlow):
                             odds=odds, data={"kind": "attack", "move": m.id, "target": t.id, "within": within})
                     return o
 
+                n_attacks -= len(out)  # + len(out) once this maneuver's options are in
                 if melee and not cap and listable:
                     # the list per state: per enemy its option and revision (Unit.urev); only the
                     # enemies that changed since are redone, so a mass battle's breath costs little
@@ -293,6 +296,7 @@ class BreathFlow(MovementFlow):
                                     found[i] = None if t.incapacitated or t.zone != zone else option_on(t)
                             revs[:] = now
                         out.extend(filter(None, found))
+                        n_attacks += len(out)
                         continue
                     targets = [t for t in self.units if t.side != u.side]
                     found = [None if t.incapacitated or t.zone != zone else option_on(t) for t in targets]
@@ -300,6 +304,7 @@ class BreathFlow(MovementFlow):
                     if len(lists) >= 10_000:
                         lists.clear()
                     lists[list_key] = (n_units, targets, list(map(_UREV, targets)), found)
+                    n_attacks += len(out)
                     continue
                 if enemies is None:
                     enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
@@ -321,6 +326,7 @@ class BreathFlow(MovementFlow):
                                     cost=cost + n, odds=odds,
                                     data={"kind": "attack", "move": m.id, "target": t.id, "aim": n, "within": w_n})
                             out.append(o)
+                n_attacks += len(out)
             elif k == "defence" or k == "counter":
                 if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
                         and (duplicates or m not in u.reservations)):
@@ -338,8 +344,10 @@ class BreathFlow(MovementFlow):
             elif k == "feat":
                 if not m.zero_cost or self.zero_ok(u, m):
                     out.append(_simple(memo, "feat", m, cost, within))
+        self.attack_count = n_attacks
         if u.id in self.puppets or (gun_maneuver and not u.loaded):  # else gap_breath_options offers nothing
             out.extend(self.gap_breath_options(u))
+            self.attack_count = None  # 式神 attacks among them: not counted
         st = u.stance
         if st is not None:
             rc = self.opts.stances.release_cost  # S-R58: free (0) by default
@@ -357,11 +365,13 @@ class BreathFlow(MovementFlow):
 
     def ask_breath(self, u: Unit) -> None:
         opts = self.breath_options(u)
+        listed, attacks = len(opts), self.attack_count
         if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
             opts = without_feared(self.fx, u.id, opts)
         if noncorporeal.any_in(self):  # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py)
             opts = noncorporeal.without_blocked(self, u, opts)
-        opts = option_odds.annotate(self, u, opts)  # #13: odds vs the best reaction, overload (labels only)
+        # #13: odds vs the best reaction, overload (labels only; the attack count, unless filtered)
+        opts = option_odds.annotate(self, u, opts, attacks if len(opts) == listed else None)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":

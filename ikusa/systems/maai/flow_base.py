@@ -176,6 +176,8 @@ class FlowBase:
         #: their revisions (Unit.urev), each one's attack option or None): a breath's melee attack list,
         #: where only the enemies that changed are redone (breath_flow)
         self.attack_lists: dict[tuple[object, ...], tuple[int, list[Unit], list[int], list[Option | None]]] = {}
+        #: how many attack options the last breath_options listed (None: not counted)
+        self.attack_count: int | None = None
         self.maai = 1
         self.phase = "count"  # count | lull | survival | over
         self.actor: Unit | None = None

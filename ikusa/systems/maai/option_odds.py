@@ -134,13 +134,15 @@ def _reaction_note(st: Any, u: Any, o: Option) -> str:
     return note
 
 
-def annotate(st: Any, u: Any, options: list[Option]) -> list[Option]:
+def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None) -> list[Option]:
     """``options`` of ``u``'s breath, those that get a note above with a lazy label: the notes
     are worked out when the label is first read (issue #12: the AIs never read labels; a
-    person's menu reads them while the decision is pending)."""
+    person's menu reads them while the decision is pending).  ``attacks``: how many of them are
+    attacks, when the caller counted them (else they are counted here if it matters)."""
     # with at most REACTION_NOTE_MAX options there are at most that many attacks: no count
-    react_notes = len(options) <= REACTION_NOTE_MAX or \
-        [x.data.get("kind") for x in options].count("attack") <= REACTION_NOTE_MAX
+    if attacks is None and len(options) > REACTION_NOTE_MAX:
+        attacks = [x.data.get("kind") for x in options].count("attack")
+    react_notes = len(options) <= REACTION_NOTE_MAX or attacks is None or attacks <= REACTION_NOTE_MAX
     room = u.cur_limit - u.breath_spent
     lazy = Option.lazy
     for i, o in enumerate(options):
@@ -150,6 +152,8 @@ def annotate(st: Any, u: Any, options: list[Option]) -> list[Option]:
             continue  # a mass battle's breath: most options need nothing
         data = o.data
         attack = data.get("kind") == "attack"
+        if attack and not react_notes and "puppet" not in data:
+            continue  # a mass battle's own attack option: it carries its overload note
         react = react_notes and attack
         # the breath's own attack options carry their overload note already (breath_flow)
         over = over and not data.get("within", True) and not (attack and "puppet" not in data)
