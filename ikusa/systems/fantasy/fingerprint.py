@@ -30,16 +30,20 @@ if TYPE_CHECKING:
 
 #: Fighter fields whose declared type is immutable (read in one C call), the lists of
 #: conditions, and every other field (frozen generically)
-_IMMUTABLE_TYPES = frozenset({"int", "str", "bool", "float", "int | None", "str | None", "CharacterSpec"})
+_IMMUTABLE_TYPES = frozenset({"int", "str", "bool", "float", "int | None", "str | None", "CharacterSpec",
+                              "tuple[str, str] | None"})
 _PLAIN = tuple(f.name for f in fields(Fighter) if f.type in _IMMUTABLE_TYPES)
 _CONDS = tuple(f.name for f in fields(Fighter) if f.type == "list[Cond]")
-_OTHER = tuple(f.name for f in fields(Fighter) if f.name not in _PLAIN and f.name not in _CONDS)
+#: dicts of plain keys and values (their items, as a tuple)
+_ITEMS = tuple(f.name for f in fields(Fighter) if f.type in ("dict[str, int]", "dict[str, str]"))
+_OTHER = tuple(f.name for f in fields(Fighter) if f.name not in _PLAIN and f.name not in _CONDS
+               and f.name not in _ITEMS)
 _plain = attrgetter(*_PLAIN)
 #: set once from the encounter and never mutated: compared by identity
 _STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
 #: handled below, or caches (never part of what a decision depends on)
 _STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", "_eff_memo", "_pending_memo",
-                         "_snapshot_plan", "_senses"})
+                         "_snapshot_plan", "_senses", "_applies"})
 #: the formation's own references to the state, and its caches
 _FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo"})
 #: the effects' other fields (the book is checked to be empty; homebrew definitions are static)
@@ -59,7 +63,7 @@ def _freeze(v: Any) -> Any:
     if t is list or t is tuple:
         for x in v:
             if type(x) not in _ATOM_SET:
-                return tuple([_freeze(x) for x in v])
+                return tuple([x if type(x) in _ATOM_SET else _freeze(x) for x in v])
         return v if t is tuple else tuple(v)
     if t is dict:
         return tuple([(k, _freeze(x)) for k, x in v.items()]) if v else ()
@@ -109,6 +113,8 @@ def snapshot(st: FantasyState) -> tuple[Any, ...] | None:
         out: list[Any] = list(map(_plain, fighters))
         for n in _CONDS:  # (fighter index, condition) for every condition of every fighter
             out.append(tuple([(i, c.id, c.rounds, c.cause) for i, f in enumerate(fighters) for c in getattr(f, n)]))
+        for n in _ITEMS:
+            out.append(tuple([tuple(v.items()) if (v := getattr(f, n)) else () for f in fighters]))
         for n in _OTHER:
             out.append(tuple([_freeze(getattr(f, n)) for f in fighters]))
         if fixed is not None:

@@ -13,8 +13,9 @@ from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.fantasy import rulings
+from ikusa.systems.fantasy.applying import NONE, AppliesBook, Applying
 from ikusa.systems.fantasy.character import Fighter
-from ikusa.systems.fantasy.conditions import Cond, ConditionDef, effective, find_condition
+from ikusa.systems.fantasy.conditions import Cond, ConditionDef, find_condition
 from ikusa.systems.fantasy.effects import FantasyFx
 from ikusa.systems.fantasy.encounter import FantasyEncounter, parse_front
 from ikusa.systems.fantasy.fingerprint import snapshot
@@ -69,7 +70,10 @@ class FantasyState:
         self._so_far: list[Event] = []
         #: issue #12: while options are listed (nothing mutates) each fighter's applying
         #: conditions are worked out once, by fighter id; None = outside such a scope
-        self._eff_memo: dict[str, list[tuple[Cond, ConditionDef]]] | None = None
+        self._eff_memo: dict[str, tuple[list[tuple[Cond, ConditionDef]], Applying | None]] | None = None
+        #: issue #12: the applying definitions of every condition set met, and their answers
+        #: (applying.py; pure, shared with clones)
+        self._applies = AppliesBook()
         #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
         self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
         self._snapshot_plan: Any = None  # fingerprint.py: the getters for this state's attributes
@@ -90,22 +94,27 @@ class FantasyState:
     def effective(self, f: Fighter) -> list[tuple[Cond, ConditionDef]]:
         """The conditions that apply to ``f`` after senses and F-G11 stacking (callers only
         read the list: inside :meth:`reading` it is shared by every query on ``f``)."""
+        return self._applying(f)[0]
+
+    def _applying(self, f: Fighter) -> tuple[list[tuple[Cond, ConditionDef]], Applying | None]:
+        """``f``'s applying pairs and their :class:`Applying` (applying.py; None = work the
+        answers out from the pairs).  Inside :meth:`reading` worked out once per fighter."""
         memo = self._eff_memo
         if memo is None:
-            return self._effective(f)
+            return self._lookup(f)
         got = memo.get(f.id)
         if got is None:
-            got = memo[f.id] = self._effective(f)
+            got = memo[f.id] = self._lookup(f)
         return got
 
-    def _effective(self, f: Fighter) -> list[tuple[Cond, ConditionDef]]:
+    def _lookup(self, f: Fighter) -> tuple[list[tuple[Cond, ConditionDef]], Applying | None]:
         conds = self.conds_of(f)
         if not conds:
-            return []
+            return [], NONE
         senses = self._senses.get(f.id)
         if senses is None or senses[0] is not f.spec:
             senses = self._senses[f.id] = (f.spec, f.spec.all_senses())
-        return effective(conds, senses[1], self.table)
+        return self._applies.lookup(conds, senses[1], self.table)
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -122,18 +131,25 @@ class FantasyState:
             self._eff_memo, form.memo, form.engaged_memo, form.pincer_memo = None, None, None, None
 
     def mods(self, f: Fighter, tags: tuple[str, ...]) -> list[Applied]:
-        out = condition_modifiers(tags, self.effective(f))
+        pairs, app = self._applying(f)
+        out = app.mods(tags) if app is not None and type(tags) is tuple else condition_modifiers(tags, pairs)
         if self.fx.book.active or self.fx.next_mod:  # issue #8: effects and GM one-off modifiers
             out.extend(self.fx.mods(f.id, tags))
         return out
 
     def blocked(self, f: Fighter, tags: tuple[str, ...]) -> ConditionDef | None:
-        return blocked_by(tags, self.effective(f))
+        pairs, app = self._applying(f)
+        if app is not None and type(tags) is tuple:
+            return app.blocked(tags)
+        return blocked_by(tags, pairs)
 
     def flag(self, f: Fighter, name: str) -> ConditionDef | None:
         """The first applying condition whose boolean ``name`` is False (a 'can_*' capability),
         or True for ``always_hit``."""
-        for _c, d in self.effective(f):
+        pairs, app = self._applying(f)
+        if app is not None:
+            return app.flag(name)
+        for _c, d in pairs:
             v = getattr(d, name)
             if (name == "always_hit" and v) or (name != "always_hit" and not v):
                 return d
@@ -141,7 +157,10 @@ class FantasyState:
 
     def multiplier(self, f: Fighter, action: str) -> int:
         """F-R16/F-R17/F-G13: action-cost multiplier of the applying environment."""
-        return max([d.action_multipliers.get(action, 1) for _c, d in self.effective(f)] + [1])
+        pairs, app = self._applying(f)
+        if app is not None:
+            return app.multiplier(action)
+        return max([d.action_multipliers.get(action, 1) for _c, d in pairs] + [1])
 
     def breathless(self, f: Fighter) -> bool:
         """F-R18: in a breath environment (水中) without air; F-G14: a non-swimmer out of depth in
