@@ -32,12 +32,14 @@ if TYPE_CHECKING:
 #: conditions, and every other field (frozen generically)
 _IMMUTABLE_TYPES = frozenset({"int", "str", "bool", "float", "int | None", "str | None", "CharacterSpec",
                               "tuple[str, str] | None"})
-_PLAIN = tuple(f.name for f in fields(Fighter) if f.type in _IMMUTABLE_TYPES)
+#: copied from the spec at the start (Fighter.__post_init__): the spec stands for them
+_DERIVED = frozenset({"id", "name", "side"})
+_PLAIN = tuple(f.name for f in fields(Fighter) if f.type in _IMMUTABLE_TYPES and f.name not in _DERIVED)
 _CONDS = tuple(f.name for f in fields(Fighter) if f.type == "list[Cond]")
 #: dicts of plain keys and values (their items, as a tuple)
 _ITEMS = tuple(f.name for f in fields(Fighter) if f.type in ("dict[str, int]", "dict[str, str]"))
 _OTHER = tuple(f.name for f in fields(Fighter) if f.name not in _PLAIN and f.name not in _CONDS
-               and f.name not in _ITEMS)
+               and f.name not in _ITEMS and f.name not in _DERIVED)
 _plain = attrgetter(*_PLAIN)
 #: set once from the encounter and never mutated: compared by identity
 _STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
@@ -45,7 +47,7 @@ _STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
 _STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", "_eff_memo", "_pending_memo",
                          "_snapshot_plan", "_senses", "_applies"})
 #: the formation's own references to the state, and its caches
-_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo"})
+_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo", "reach_memo"})
 #: the effects' other fields (the book is checked to be empty; homebrew definitions are static)
 _FX_OTHER = tuple(n for n in FantasyFx.__slots__ if n not in ("book", "homebrew", "next_mod", "override"))
 _ATOMS = (str, int, float, bool, type(None))

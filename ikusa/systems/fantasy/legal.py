@@ -257,12 +257,7 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
 
 def _reach_if(st: FantasyState, f: Fighter, row: str, front: str) -> int:
     """How many enemies ``f`` could reach in melee from ``row``/``front`` (for AI hints)."""
-    saved = (f.row, f.front)
-    f.row, f.front = row, front
-    try:
-        return len(st.formation.melee_targets(f))
-    finally:
-        f.row, f.front = saved
+    return 0 if row != "front" else len(st.formation.reach_from((f.unit, front)))
 
 
 def _cost_reason(cost: int, f: Fighter) -> RuleViolation | None:

@@ -124,11 +124,13 @@ class FantasyState:
             yield
             return
         form = self.formation
-        self._eff_memo, form.memo, form.engaged_memo, form.pincer_memo = {}, {}, {}, {}
+        self._eff_memo = {}
+        form.keep_memos(True)
         try:
             yield
         finally:
-            self._eff_memo, form.memo, form.engaged_memo, form.pincer_memo = None, None, None, None
+            self._eff_memo = None
+            form.keep_memos(False)
 
     def mods(self, f: Fighter, tags: tuple[str, ...]) -> list[Applied]:
         pairs, app = self._applying(f)
