@@ -93,8 +93,9 @@ def run_cands(st: FantasyState, f: Fighter, swim_block: RuleViolation | None) ->
                  {"action": "run", "front": other, "reach": _reach_if(st, f, "front", other)})]
 
 
-def breathe_cand(st: FantasyState, f: Fighter) -> Cand:
-    """「呼吸を整える」: F-R18 underwater never; otherwise options.breathe_fatigue_dice."""
+def breathe_cand(st: FantasyState, f: Fighter, legal_only: bool = False) -> Cand | None:
+    """「呼吸を整える」: F-R18 underwater never; otherwise options.breathe_fatigue_dice (None:
+    forbidden, with ``legal_only``)."""
     from ikusa.systems.fantasy.legal import Cand
 
     o = st.opts
@@ -110,6 +111,8 @@ def breathe_cand(st: FantasyState, f: Fighter) -> Cand:
         why = RuleViolation("F-H11", HOST, f"{f.name} に回復する疲労がない")
     elif f.actions < o.actions_per_turn:
         why = RuleViolation("F-H11,F-H07", HOST, "「呼吸を整える」は手番の全アクションを使う (この手番はもう行動した)")
+    if why is not None and legal_only:
+        return None
     return Cand("breathe", f"呼吸を整える (手番全て, 疲労{o.breathe_fatigue_dice}D回復; 疲労{f.fatigue})",
                 o.actions_per_turn, why, None, {"action": "breathe", "fatigue": f.fatigue})
 
