@@ -45,8 +45,10 @@ _plain = attrgetter(*_PLAIN)
 _STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
 #: handled below, or caches (never part of what a decision depends on)
 _STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", "_eff_memo", "_pending_memo",
-                         "_snapshot_plan", "_senses", "_applies"})
-#: the formation's own references to the state, and its caches
+                         "_snapshot_plan", "_senses", "_applies", "_eff_last"})
+#: the formation's immutable values (compared as they are), its own references to the
+#: state, and its caches
+_FORMATION_STATIC = frozenset({"pairs", "cap", "min_valid"})
 _FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo", "reach_memo"})
 #: the effects' other fields (the book is checked to be empty; homebrew definitions are static)
 _FX_OTHER = tuple(n for n in FantasyFx.__slots__ if n not in ("book", "homebrew", "next_mod", "override"))
@@ -108,8 +110,8 @@ def snapshot(st: FantasyState) -> tuple[Any, ...] | None:
     plan = st._snapshot_plan
     if plan is None or plan[0] != keys:
         plan = st._snapshot_plan = (keys, *_layout(st, _STATE_STATIC, _STATE_SKIP),
-                                    _layout(st.formation, frozenset(), _FORMATION_SKIP)[1])
-    _keys, fixed, free, form = plan
+                                    *_layout(st.formation, _FORMATION_STATIC, _FORMATION_SKIP))
+    _keys, fixed, free, form_fixed, form = plan
     try:
         fighters = st.fighters.values()
         out: list[Any] = list(map(_plain, fighters))
@@ -123,10 +125,12 @@ def snapshot(st: FantasyState) -> tuple[Any, ...] | None:
             out.append(fixed(st))
         if free is not None:
             out.append(_freeze(free(st)))
+        if form_fixed is not None:
+            out.append(form_fixed(st.formation))
         if form is not None:
             out.append(_freeze(form(st.formation)))
-        out.append(_freeze(fx.next_mod))
-        out.append(_freeze(fx.override))
+        out.append(_freeze(fx.next_mod) if fx.next_mod else ())
+        out.append(_freeze(fx.override) if fx.override else ())
         for name in _FX_OTHER:
             out.append(_freeze(getattr(fx, name)))
     except _Mutable:

@@ -40,7 +40,8 @@ class Formation:
                  width_per_fighter: float, front_min_valid: int, effective: Effective) -> None:
         self.fighters = fighters
         self.field = field
-        self.pairs = engagements
+        #: the declared engagements (a tuple: the decision snapshot compares it as a value)
+        self.pairs: tuple[tuple[Front, Front], ...] = tuple(engagements)
         self.cap = field.capacity(width_per_fighter)
         self.min_valid = front_min_valid
         self.effective = effective

@@ -74,6 +74,10 @@ class FantasyState:
         #: issue #12: the applying definitions of every condition set met, and their answers
         #: (applying.py; pure, shared with clones)
         self._applies = AppliesBook()
+        #: fighter id → (its and the environment's Cond objects, 不意打ち standing, spec, the
+        #: answer) of the last lookup outside a reading scope (_lookup)
+        self._eff_last: dict[str, tuple[tuple[Cond, ...], bool, Any, tuple[list[tuple[Cond, ConditionDef]],
+                                                                           Applying | None]]] = {}
         #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
         self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
         self._snapshot_plan: Any = None  # fingerprint.py: the getters for this state's attributes
@@ -108,13 +112,27 @@ class FantasyState:
         return got
 
     def _lookup(self, f: Fighter) -> tuple[list[tuple[Cond, ConditionDef]], Applying | None]:
+        """The last answer for ``f`` while its own and the environment's Cond objects are the
+        same ones (a Cond's id and cause never change in place: a new condition is a new
+        Cond), its 不意打ち standing too and no GM effect is active; else worked out."""
+        surprised = f.surprised and not f.acted and (self.opts.surprise_until_first_turn or self.round <= 1)
+        active = self.fx.book.active
+        held = (*f.conds, *self.env)
+        if not active:
+            last = self._eff_last.get(f.id)
+            if last is not None and last[1] is surprised and last[2] is f.spec and last[0] == held:
+                return last[3]
         conds = self.conds_of(f)
         if not conds:
-            return [], NONE
-        senses = self._senses.get(f.id)
-        if senses is None or senses[0] is not f.spec:
-            senses = self._senses[f.id] = (f.spec, f.spec.all_senses())
-        return self._applies.lookup(conds, senses[1], self.table)
+            got: tuple[list[tuple[Cond, ConditionDef]], Applying | None] = ([], NONE)
+        else:
+            senses = self._senses.get(f.id)
+            if senses is None or senses[0] is not f.spec:
+                senses = self._senses[f.id] = (f.spec, f.spec.all_senses())
+            got = self._applies.lookup(conds, senses[1], self.table)
+        if not active and got[1] is not None:  # a set with one id twice: its pairs depend on durations
+            self._eff_last[f.id] = (held, surprised, f.spec, got)
+        return got
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -298,7 +316,9 @@ class FantasyState:
         the encounter, its character specs, condition table, battlefield and options, which no
         battle changes (about 5× cheaper than copying them too)."""
         shared = (self.enc, self.table, self.field, self.opts, *self.enc.characters)
-        return copy.deepcopy(self, {id(o): o for o in shared})
+        memo: dict[int, Any] = {id(o): o for o in shared}
+        memo[id(self._eff_last)] = {}  # the clone starts its own (its Conds are copies)
+        return copy.deepcopy(self, memo)
 
     def summary(self) -> dict[str, Any]:
         chars = []
