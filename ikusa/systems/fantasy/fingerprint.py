@@ -104,9 +104,9 @@ def snapshot(st: FantasyState) -> tuple[Any, ...] | None:
     fx = st.fx
     if fx.book.active:
         return None
-    # which attributes the state and its formation have (an attribute added later changes
-    # the layout, and the getters are made again)
-    keys = (tuple(vars(st)), tuple(vars(st.formation)))
+    # how many attributes the state and its formation have (an attribute added later changes
+    # the layout, and the getters are made again; one removed fails loudly in its getter)
+    keys = (len(vars(st)), len(vars(st.formation)))
     plan = st._snapshot_plan
     if plan is None or plan[0] != keys:
         plan = st._snapshot_plan = (keys, *_layout(st, _STATE_STATIC, _STATE_SKIP),

@@ -13,40 +13,24 @@ Option keys (stable, readable, part of the save format)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.fantasy import lines
-from ikusa.systems.fantasy.actions import evade_tags, move_cost, move_distance, spell_tags
+from ikusa.systems.fantasy.actions import attack_mods, evade_tags, move_cost, move_distance, spell_tags
+from ikusa.systems.fantasy.cand import HOST, Cand
+from ikusa.systems.fantasy.cand import cost_reason as _cost_reason
+from ikusa.systems.fantasy.cand import reach_if as _reach_if
+from ikusa.systems.fantasy.cand import rv as _rv
 from ikusa.systems.fantasy.character import Fighter, WeaponSpec
 from ikusa.systems.fantasy.resolution import auto_fail_probability, hit_probability, success_probability
 
 if TYPE_CHECKING:
     from ikusa.systems.fantasy.state import FantasyState
 
-HOST = "002 (host action economy, F.C)"
-
-
-@dataclass(slots=True)
-class Cand:
-    key: str
-    label: str
-    cost: int
-    why_not: RuleViolation | None = None
-    odds: float | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-def _rv(rule: str, section: str, msg: str) -> RuleViolation:
-    return RuleViolation(rule, section, msg)
-
-
 def _hit_odds(st: FantasyState, f: Fighter, t: Fighter, tags: tuple[str, ...], margin: int, melee: bool) -> float:
     """Exact P(hit) with every modifier that would apply (F-H04, F-R10/F-R11 always-hit)."""
-    from ikusa.systems.fantasy.actions import attack_mods
-
     m = margin + sum(a.value for a in attack_mods(st, f, t, tags))
     if st.flag(t, "always_hit") or st.flag(t, "can_evade"):
         return 1.0 - auto_fail_probability(st.opts)
@@ -281,17 +265,6 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
         out.append(breathe)
     out.append(Cand("end", "手番終了", 0, None, None, {"action": "end"}))
     return out
-
-
-def _reach_if(st: FantasyState, f: Fighter, row: str, front: str) -> int:
-    """How many enemies ``f`` could reach in melee from ``row``/``front`` (for AI hints)."""
-    return 0 if row != "front" else len(st.formation.reach_from((f.unit, front)))
-
-
-def _cost_reason(cost: int, f: Fighter) -> RuleViolation | None:
-    if cost > f.actions:
-        return _rv("F-H07,F-G13", HOST, f"アクションが足りない (必要{cost}, 残り{f.actions})")
-    return None
 
 
 def _swim_block(st: FantasyState, f: Fighter) -> RuleViolation | None:

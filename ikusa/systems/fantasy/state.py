@@ -12,7 +12,8 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
-from ikusa.systems.fantasy import rulings
+from ikusa.systems.fantasy import rulings, turns
+from ikusa.systems.fantasy.actions import perform
 from ikusa.systems.fantasy.applying import NONE, AppliesBook, Applying
 from ikusa.systems.fantasy.character import Fighter
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef, find_condition
@@ -20,7 +21,9 @@ from ikusa.systems.fantasy.effects import FantasyFx
 from ikusa.systems.fantasy.encounter import FantasyEncounter, parse_front
 from ikusa.systems.fantasy.fingerprint import snapshot
 from ikusa.systems.fantasy.formation import Formation, Front
+from ikusa.systems.fantasy.legal import explain, options_for
 from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
+from ikusa.systems.fantasy.surprise import place_choices
 
 START = "start"
 
@@ -205,8 +208,6 @@ class FantasyState:
         if not self.started:
             return Decision("GM", "start", "戦闘開始: 不意打ち判定と第1ラウンドのイニシアティブ",
                             (Option(START, "戦闘開始"),))
-        from ikusa.systems.fantasy.legal import options_for
-
         if self.placing:
             f = self.fighters[self.placing[0]]
             return Decision(f.id, "formation", f"不意打ち: {f.name} は第1ラウンド陣形だけを決定する (F-R04)",
@@ -232,9 +233,6 @@ class FantasyState:
         return events
 
     def _apply(self, action: str, dice: DiceSource) -> list[Event]:
-        from ikusa.systems.fantasy import turns
-        from ikusa.systems.fantasy.actions import perform
-
         if self.over:
             raise RuleViolation("ENGINE", "", "the battle is over")
         if not self.started:
@@ -257,14 +255,10 @@ class FantasyState:
         return rulings.apply_ruling(self, ruling, dice)
 
     def _place_choices(self, f: Fighter) -> list[tuple[str, str, str, str, bool]]:
-        from ikusa.systems.fantasy.surprise import place_choices
-
         return place_choices(f, self.field.two_fronts, self.formation.has_room)
 
     def _place(self, action: str, dice: DiceSource) -> list[Event]:
         """F-R04: a surprised character's round-1 decision: its place in the formation."""
-        from ikusa.systems.fantasy import turns
-
         f = self.fighters[self.placing[0]]
         choice = next((c for c in self._place_choices(f) if c[0] == action and c[4]), None)
         if choice is None:
@@ -282,8 +276,6 @@ class FantasyState:
         return events
 
     def explain_illegal(self, action: str) -> RuleViolation:
-        from ikusa.systems.fantasy.legal import explain
-
         if self.started and self.placing:
             f = self.fighters[self.placing[0]]
             for key, _label, _row, front, ok in self._place_choices(f):
