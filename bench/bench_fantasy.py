@@ -39,7 +39,17 @@ def main(argv: list[str] | None = None) -> None:
 
         examples = tuple(ex for ex in EXAMPLES if (checkout() / "examples" / "fantasy" / f"{ex}.yaml").exists())
     cases = [(ex, pol, mode) for ex in examples for pol in POLICIES for mode in modes]
+    print(f"load average at the start: {_load()}")
     compare("fantasy", cases, a.battles, a.rounds, baseline=not a.no_baseline)
+    print(f"load average at the end: {_load()}")
+
+
+def _load() -> str:
+    """The 1/5/15-minute load averages (the machine is shared: say it beside the figures)."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text("utf-8").split()[:3])
+    except OSError:
+        return "unknown"
 
 
 if __name__ == "__main__":

@@ -134,17 +134,14 @@ class Fighter:
     #: while the character stays there (lines.py)
     aimed: tuple[str, str] | None = None
 
-    @property
-    def id(self) -> str:
-        return self.spec.id
+    #: the spec's id, name and side, read on every query (issue #12: plain slots, not
+    #: properties; a fighter's spec never changes)
+    id: str = field(init=False)
+    name: str = field(init=False)
+    side: str = field(init=False)
 
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
-    @property
-    def side(self) -> str:
-        return self.spec.side
+    def __post_init__(self) -> None:
+        self.id, self.name, self.side = self.spec.id, self.spec.name, self.spec.side
 
     @property
     def out(self) -> bool:

@@ -132,6 +132,14 @@ def effective(conds: Iterable[Cond], senses: Iterable[str],
     * the same condition twice collapses to one (the longer duration wins).
     """
     tbl = table or builtin_conditions()
+    if type(conds) is list and len(conds) == 1:  # issue #12: the common case, one condition
+        c = conds[0]
+        d = tbl[c.id]
+        if d.negated_by:
+            one = set(senses)
+            if any(n.sense in one and c.cause in n.causes for n in d.negated_by):
+                return []
+        return [(c, d)]
     have = set(senses)
     # senses first, per source: a dwarf physically blinded for 3 rounds in an unlit cave is
     # still blind (the cave's 暗闇 is negated, the blindness is not; F-R13, F-G11)

@@ -30,18 +30,26 @@ if TYPE_CHECKING:
 
 #: Fighter fields whose declared type is immutable (read in one C call), the lists of
 #: conditions, and every other field (frozen generically)
-_IMMUTABLE_TYPES = frozenset({"int", "str", "bool", "float", "int | None", "str | None", "CharacterSpec"})
-_PLAIN = tuple(f.name for f in fields(Fighter) if f.type in _IMMUTABLE_TYPES)
+_IMMUTABLE_TYPES = frozenset({"int", "str", "bool", "float", "int | None", "str | None", "CharacterSpec",
+                              "tuple[str, str] | None"})
+#: copied from the spec at the start (Fighter.__post_init__): the spec stands for them
+_DERIVED = frozenset({"id", "name", "side"})
+_PLAIN = tuple(f.name for f in fields(Fighter) if f.type in _IMMUTABLE_TYPES and f.name not in _DERIVED)
 _CONDS = tuple(f.name for f in fields(Fighter) if f.type == "list[Cond]")
-_OTHER = tuple(f.name for f in fields(Fighter) if f.name not in _PLAIN and f.name not in _CONDS)
+#: dicts of plain keys and values (their items, as a tuple)
+_ITEMS = tuple(f.name for f in fields(Fighter) if f.type in ("dict[str, int]", "dict[str, str]"))
+_OTHER = tuple(f.name for f in fields(Fighter) if f.name not in _PLAIN and f.name not in _CONDS
+               and f.name not in _ITEMS and f.name not in _DERIVED)
 _plain = attrgetter(*_PLAIN)
 #: set once from the encounter and never mutated: compared by identity
 _STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
 #: handled below, or caches (never part of what a decision depends on)
 _STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", "_eff_memo", "_pending_memo",
-                         "_snapshot_plan", "_senses"})
-#: the formation's own references to the state, and its caches
-_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo"})
+                         "_snapshot_plan", "_senses", "_applies", "_eff_last"})
+#: the formation's immutable values (compared as they are), its own references to the
+#: state, and its caches
+_FORMATION_STATIC = frozenset({"pairs", "cap", "min_valid"})
+_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo", "reach_memo"})
 #: the effects' other fields (the book is checked to be empty; homebrew definitions are static)
 _FX_OTHER = tuple(n for n in FantasyFx.__slots__ if n not in ("book", "homebrew", "next_mod", "override"))
 _ATOMS = (str, int, float, bool, type(None))
@@ -59,7 +67,7 @@ def _freeze(v: Any) -> Any:
     if t is list or t is tuple:
         for x in v:
             if type(x) not in _ATOM_SET:
-                return tuple([_freeze(x) for x in v])
+                return tuple([x if type(x) in _ATOM_SET else _freeze(x) for x in v])
         return v if t is tuple else tuple(v)
     if t is dict:
         return tuple([(k, _freeze(x)) for k, x in v.items()]) if v else ()
@@ -96,29 +104,33 @@ def snapshot(st: FantasyState) -> tuple[Any, ...] | None:
     fx = st.fx
     if fx.book.active:
         return None
-    # which attributes the state and its formation have (an attribute added later changes
-    # the layout, and the getters are made again)
-    keys = (tuple(vars(st)), tuple(vars(st.formation)))
+    # how many attributes the state and its formation have (an attribute added later changes
+    # the layout, and the getters are made again; one removed fails loudly in its getter)
+    keys = (len(vars(st)), len(vars(st.formation)))
     plan = st._snapshot_plan
     if plan is None or plan[0] != keys:
         plan = st._snapshot_plan = (keys, *_layout(st, _STATE_STATIC, _STATE_SKIP),
-                                    _layout(st.formation, frozenset(), _FORMATION_SKIP)[1])
-    _keys, fixed, free, form = plan
+                                    *_layout(st.formation, _FORMATION_STATIC, _FORMATION_SKIP))
+    _keys, fixed, free, form_fixed, form = plan
     try:
         fighters = st.fighters.values()
         out: list[Any] = list(map(_plain, fighters))
         for n in _CONDS:  # (fighter index, condition) for every condition of every fighter
             out.append(tuple([(i, c.id, c.rounds, c.cause) for i, f in enumerate(fighters) for c in getattr(f, n)]))
+        for n in _ITEMS:
+            out.append(tuple([tuple(v.items()) if (v := getattr(f, n)) else () for f in fighters]))
         for n in _OTHER:
             out.append(tuple([_freeze(getattr(f, n)) for f in fighters]))
         if fixed is not None:
             out.append(fixed(st))
         if free is not None:
             out.append(_freeze(free(st)))
+        if form_fixed is not None:
+            out.append(form_fixed(st.formation))
         if form is not None:
             out.append(_freeze(form(st.formation)))
-        out.append(_freeze(fx.next_mod))
-        out.append(_freeze(fx.override))
+        out.append(_freeze(fx.next_mod) if fx.next_mod else ())
+        out.append(_freeze(fx.override) if fx.override else ())
         for name in _FX_OTHER:
             out.append(_freeze(getattr(fx, name)))
     except _Mutable:

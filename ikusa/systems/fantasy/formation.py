@@ -10,7 +10,8 @@ an engagement area, front capacity, front holding, pincers, distances and areas.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
+from typing import TypeVar
 
 from ikusa.systems.fantasy.battlefields import Battlefield
 from ikusa.systems.fantasy.character import Fighter
@@ -18,6 +19,18 @@ from ikusa.systems.fantasy.conditions import Cond, ConditionDef
 
 Front = tuple[str, str]  # (unit, "fore" | "rear")
 Effective = Callable[[Fighter], list[tuple[Cond, ConditionDef]]]
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+def _memoised(memo: dict[K, V] | None, key: K, compute: Callable[[K], V]) -> V:
+    """``compute(key)``, kept in ``memo`` while a reading scope holds one (None = outside)."""
+    if memo is None:
+        return compute(key)
+    if key in memo:
+        return memo[key]
+    got = memo[key] = compute(key)
+    return got
 
 
 class Formation:
@@ -27,36 +40,40 @@ class Formation:
                  width_per_fighter: float, front_min_valid: int, effective: Effective) -> None:
         self.fighters = fighters
         self.field = field
-        self.pairs = engagements
+        #: the declared engagements (a tuple: the decision snapshot compares it as a value)
+        self.pairs: tuple[tuple[Front, Front], ...] = tuple(engagements)
         self.cap = field.capacity(width_per_fighter)
         self.min_valid = front_min_valid
         self.effective = effective
         #: issue #12: inside FantasyState.reading() (nothing is hit, moved between units or
-        #: re-engaged) who is live, each unit's members and each front's engaged fronts are
-        #: worked out once; None = outside such a scope.  Rows are never cached (the option
-        #: list tries rows out, legal._reach_if).
+        #: re-engaged) who is live, each unit's members, each front's engaged fronts, each
+        #: unit's pincer and each front's melee reach are worked out once; None = outside
+        #: such a scope (nothing moves inside one: legal._reach_if asks reach_from instead
+        #: of trying a row out).
         self.memo: dict[object, list[Fighter]] | None = None
         self.engaged_memo: dict[Front, list[Front]] | None = None
         self.pincer_memo: dict[str, bool] | None = None
+        self.reach_memo: dict[Front, list[Fighter]] | None = None
+
+    def keep_memos(self, on: bool) -> None:
+        """Start (fresh, empty) or end the memos of a reading scope (FantasyState.reading)."""
+        if on:
+            self.memo, self.engaged_memo, self.pincer_memo, self.reach_memo = {}, {}, {}, {}
+        else:
+            self.memo = self.engaged_memo = self.pincer_memo = self.reach_memo = None
 
     # -- membership ---------------------------------------------------------------------
     def live(self) -> list[Fighter]:
-        memo = self.memo
-        if memo is None:
-            return [f for f in self.fighters.values() if not f.out]
-        got = memo.get(None)
-        if got is None:
-            got = memo[None] = [f for f in self.fighters.values() if not f.out]
-        return got
+        return _memoised(self.memo, None, self._live)
+
+    def _live(self, _key: object) -> list[Fighter]:
+        return [f for f in self.fighters.values() if not f.out]
 
     def unit_members(self, unit: str) -> list[Fighter]:
-        memo = self.memo
-        if memo is None:
-            return [f for f in self.fighters.values() if not f.out and f.unit == unit]
-        got = memo.get(unit)
-        if got is None:
-            got = memo[unit] = [f for f in self.live() if f.unit == unit]
-        return got
+        return _memoised(self.memo, unit, self._unit_members)
+
+    def _unit_members(self, unit: object) -> list[Fighter]:
+        return [f for f in self.live() if f.unit == unit]
 
     def front_members(self, front: Front) -> list[Fighter]:
         return [f for f in self.unit_members(front[0]) if f.row == "front" and f.front == front[1]]
@@ -78,13 +95,7 @@ class Formation:
         """Opposing fronts engaged with ``front`` that still have live members.  When every
         declared opponent is gone, the front closes on every live enemy unit's fore front
         (invented re-engagement, F-H08) so that a battle always progresses."""
-        memo = self.engaged_memo
-        if memo is None:
-            return self._engaged_with(front)
-        got = memo.get(front)
-        if got is None:
-            got = memo[front] = self._engaged_with(front)
-        return got
+        return _memoised(self.engaged_memo, front, self._engaged_with)
 
     def _engaged_with(self, front: Front) -> list[Front]:
         out: list[Front] = []
@@ -133,16 +144,9 @@ class Formation:
         return self.cap is None or len(self.front_members(front)) < self.cap
 
     def pincered(self, unit: str) -> bool:
-        """F-R08/F-T06: front-row members only, engaged at fore and rear.  Inside a reading
-        scope it is worked out once per unit (the option list tries a row out only for the
-        acting fighter's reach, legal._reach_if, which never asks this)."""
-        memo = self.pincer_memo
-        if memo is None:
-            return self._pincered(unit)
-        got = memo.get(unit)
-        if got is None:
-            got = memo[unit] = self._pincered(unit)
-        return got
+        """F-R08/F-T06: front-row members only, engaged at fore and rear (inside a reading
+        scope worked out once per unit)."""
+        return _memoised(self.pincer_memo, unit, self._pincered)
 
     def _pincered(self, unit: str) -> bool:
         if not self.field.pincer or not self.unit_members(unit) or self.back_members(unit):
@@ -154,11 +158,20 @@ class Formation:
         """Enemies ``f`` can reach in melee: the engaged opposing front rows, plus the back row
         of a unit whose engaged front is not held (F-H08, F-R15).  A unit without a back row
         whose engaged front is not held (e.g. nobody at the rear of a pincered front-only unit)
-        is open to the members of its other front (F-R08 挟み撃ち: 前後から)."""
+        is open to the members of its other front (F-R08 挟み撃ち: 前後から).  Read only."""
         if f.row != "front":
             return []
+        return self.reach_from((f.unit, f.front))
+
+    def reach_from(self, front: Front) -> list[Fighter]:
+        """Who a front-row fighter at ``front`` reaches in melee (:meth:`melee_targets`; it
+        depends on the other units' rows only, so the option list asks it for a front the
+        fighter is not at yet, legal._reach_if).  Read only."""
+        return _memoised(self.reach_memo, front, self._reach_from)
+
+    def _reach_from(self, front: Front) -> list[Fighter]:
         out: list[Fighter] = []
-        for other in self.engaged_with((f.unit, f.front)):
+        for other in self.engaged_with(front):
             out.extend(self.front_members(other))
             if not self.held(other):
                 behind = self.back_members(other[0]) or [

@@ -13,40 +13,24 @@ Option keys (stable, readable, part of the save format)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.fantasy import lines
-from ikusa.systems.fantasy.actions import evade_tags, move_cost, move_distance, spell_tags
+from ikusa.systems.fantasy.actions import attack_mods, evade_tags, move_cost, move_distance, spell_tags
+from ikusa.systems.fantasy.cand import HOST, Cand
+from ikusa.systems.fantasy.cand import cost_reason as _cost_reason
+from ikusa.systems.fantasy.cand import reach_if as _reach_if
+from ikusa.systems.fantasy.cand import rv as _rv
 from ikusa.systems.fantasy.character import Fighter, WeaponSpec
 from ikusa.systems.fantasy.resolution import auto_fail_probability, hit_probability, success_probability
 
 if TYPE_CHECKING:
     from ikusa.systems.fantasy.state import FantasyState
 
-HOST = "002 (host action economy, F.C)"
-
-
-@dataclass(slots=True)
-class Cand:
-    key: str
-    label: str
-    cost: int
-    why_not: RuleViolation | None = None
-    odds: float | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-def _rv(rule: str, section: str, msg: str) -> RuleViolation:
-    return RuleViolation(rule, section, msg)
-
-
 def _hit_odds(st: FantasyState, f: Fighter, t: Fighter, tags: tuple[str, ...], margin: int, melee: bool) -> float:
     """Exact P(hit) with every modifier that would apply (F-H04, F-R10/F-R11 always-hit)."""
-    from ikusa.systems.fantasy.actions import attack_mods
-
     m = margin + sum(a.value for a in attack_mods(st, f, t, tags))
     if st.flag(t, "always_hit") or st.flag(t, "can_evade"):
         return 1.0 - auto_fail_probability(st.opts)
@@ -92,15 +76,27 @@ def weapon_range(st: FantasyState, f: Fighter, w: WeaponSpec) -> int:
     return int(w.range_m * factor)
 
 
-def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
+def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[Cand]:
+    """Every action ``f`` might take, each with the rule forbidding it or None; with
+    ``legal_only`` the forbidden ones are left out (their reasons are still worked out the
+    same way: they decide legality) and no label or data is built for them."""
     out: list[Cand] = []
+    full = not legal_only
     o = st.opts
     form = st.formation
     enemies = [e for e in st.fighters.values() if e.side != f.side and not e.out]
     reach = form.melee_targets(f)
     no_melee = st.flag(f, "can_melee")
 
+    melee_why: dict[str, RuleViolation | None] = {}  # by target: the weapons and ≪足払い≫ share it
+
     def melee_reason(t: Fighter) -> RuleViolation | None:
+        if t.id in melee_why:
+            return melee_why[t.id]
+        why = melee_why[t.id] = _melee_reason(t)
+        return why
+
+    def _melee_reason(t: Fighter) -> RuleViolation | None:
         if f.row != "front":
             return _rv("F-H08", HOST, f"{f.name} は後衛にいるので近接攻撃できない (前衛へ移動が必要)")
         if no_melee is not None:
@@ -118,9 +114,10 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
     for w in f.spec.weapons:
         wb = weapon_block(st, f, w)
         for t in enemies:
-            key = f"attack:{w.id}:{t.id}"
             if w.kind == "melee":
                 why = wb or melee_reason(t)
+                if why is not None and legal_only:
+                    continue
                 margin = f.spec.values.melee - t.spec.values.evasion
                 label = f"近接攻撃 {w.name} → {t.name}"
             else:
@@ -139,6 +136,8 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
                               + (f" (水中で半減: {w.range_m}m→{rng}m)" if halved else ""))
                 if why is None and o.cost_attack > f.actions:
                     why = _rv("F-H07", HOST, f"アクションが足りない (必要{o.cost_attack}, 残り{f.actions})")
+                if why is not None and legal_only:
+                    continue
                 margin = f.spec.values.ranged - t.spec.values.evasion
                 label = (f"{'投擲' if w.kind == 'thrown' else '射撃'} {w.name} → {t.name} ({dist}m)"
                          f"{lines.ammo_label(f, w)}")
@@ -147,12 +146,14 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
                 tags = ("attack.melee",) if w.kind == "melee" else ("attack.ranged",) + (
                     ("attack.thrown",) if w.kind == "thrown" else ())
                 odds = _hit_odds(st, f, t, tags, margin, w.kind == "melee")
-            out.append(Cand(key, label, o.cost_attack, why, odds,
+            out.append(Cand(f"attack:{w.id}:{t.id}", label, o.cost_attack, why, odds,
                             {"action": "attack", "weapon": w.id, "target": t.id,
                              "expected_damage": w.damage_dice * 3.5 + w.damage_bonus, "target_hp": t.hp}))
     if any(w.kind == "melee" for w in f.spec.weapons):
         for t in enemies:
             why = melee_reason(t)
+            if why is not None and legal_only:
+                continue
             data: dict[str, Any] = {"action": "trip", "target": t.id, "target_hp": t.hp}
             odds = None
             if why is None:
@@ -193,6 +194,8 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
             else:
                 why_t = why or (lines.screened(st, f, tgt) if tgt is not None and not sp.ally else None)
             why_t = why_t or lines.spell_reach(st, f, sp, tid)
+            if why_t is not None and legal_only:
+                continue
             cures = 0
             if tgt is not None and sp.cures:
                 cures = sum(1 for _c, d in st.effective(tgt) if set(d.cure_tags) & set(sp.cures))
@@ -210,19 +213,23 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
             why = _rv("F-R08", "002 特殊な場所での戦闘 例2/例3",
                       f"{st.field.name}: 前衛に立てるのは{form.cap}人まで")
         why = why or swim_block or _cost_reason(cost, f)
-        out.append(Cand(f"advance:{fr}", f"移動: {'前' if fr == 'fore' else '後ろ'}の前衛へ ({cost}アクション, "
-                        f"{move_distance(st, f):g}m)", cost, why, None,
-                        {"action": "advance", "front": fr, "reach": _reach_if(st, f, "front", fr)}))
+        if full or why is None:
+            out.append(Cand(f"advance:{fr}", f"移動: {'前' if fr == 'fore' else '後ろ'}の前衛へ ({cost}アクション, "
+                            f"{move_distance(st, f):g}m)", cost, why, None,
+                            {"action": "advance", "front": fr, "reach": _reach_if(st, f, "front", fr)}))
     why = (_rv("F-H08", HOST, f"{f.name} はすでに後衛にいる") if f.row == "back" else None) or swim_block or \
         _cost_reason(cost, f)
-    reach_now = len(reach)
-    reach_other = max(_reach_if(st, f, "front", fr) for fr in fronts if fr != f.front) if len(fronts) > 1 else 0
-    out.append(Cand("withdraw", f"移動: 後衛へ下がる ({cost}アクション, 機会攻撃あり)", cost, why, None,
-                    {"action": "withdraw", "reach_now": reach_now, "reach_other": reach_other}))
-    out.extend(lines.run_cands(st, f, swim_block))
+    if full or why is None:
+        reach_now = len(reach)
+        reach_other = max(_reach_if(st, f, "front", fr) for fr in fronts if fr != f.front) if len(fronts) > 1 else 0
+        out.append(Cand("withdraw", f"移動: 後衛へ下がる ({cost}アクション, 機会攻撃あり)", cost, why, None,
+                        {"action": "withdraw", "reach_now": reach_now, "reach_other": reach_other}))
+    out.extend(c for c in lines.run_cands(st, f, swim_block) if full or c.why_not is None)
     why = (_rv("F-R12", "002 状態異常 [伏せ]", f"{f.name} は伏せ状態ではない") if not f.has("prone") else None) \
         or _cost_reason(o.stand_cost, f)
-    out.append(Cand("stand", f"立ち上がる ({o.stand_cost}アクション)", o.stand_cost, why, None, {"action": "stand"}))
+    if full or why is None:
+        out.append(Cand("stand", f"立ち上がる ({o.stand_cost}アクション)", o.stand_cost, why, None,
+                        {"action": "stand"}))
     for a in st.fighters.values():
         if a.side == f.side and a is not f and not a.out and a.has("sleep"):
             why = None
@@ -231,8 +238,9 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
             elif a.unit != f.unit:
                 why = _rv("F-G07", "002 状態異常 [睡眠]", f"{a.name} は隣にいない (同じユニットのみ)")
             why = why or _cost_reason(o.cost_wake, f)
-            out.append(Cand(f"wake:{a.id}", f"{a.name} を起こす ({o.cost_wake}アクション)", o.cost_wake, why, None,
-                            {"action": "wake", "target": a.id}))
+            if full or why is None:
+                out.append(Cand(f"wake:{a.id}", f"{a.name} を起こす ({o.cost_wake}アクション)", o.cost_wake, why,
+                                None, {"action": "wake", "target": a.id}))
     for a in st.fighters.values():
         if a.side != f.side or a is f or a.out or a.row != "front":
             continue
@@ -242,33 +250,21 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
         if a.unit != f.unit:
             why = _rv("F-G12", "002 状態異常 [朦朧]", f"{a.name} は隣にいない (同じユニットのみ)")
         why = why or _swim_block(st, f) or _cost_reason(cost, f)
-        out.append(Cand(f"lead:{a.id}", f"{a.name} の手を引いて後衛へ下がらせる ({cost}アクション, 機会攻撃あり)",
-                        cost, why, None, {"action": "lead", "target": a.id}))
+        if full or why is None:
+            out.append(Cand(f"lead:{a.id}", f"{a.name} の手を引いて後衛へ下がらせる ({cost}アクション, 機会攻撃あり)",
+                            cost, why, None, {"action": "lead", "target": a.id}))
     ccost = st.action_cost(f, "cover")
     why = (_rv("F-H08", HOST, "すでに遮蔽を取っている") if f.has("cover") else None) or _cost_reason(ccost, f)
-    out.append(Cand("cover", f"遮蔽を取る ({ccost}アクション)", ccost, why, None, {"action": "cover"}))
+    if full or why is None:
+        out.append(Cand("cover", f"遮蔽を取る ({ccost}アクション)", ccost, why, None, {"action": "cover"}))
     aim = lines.aim_cand(st, f)
-    if aim is not None:
+    if aim is not None and (full or aim.why_not is None):
         out.append(aim)
-    out.append(lines.breathe_cand(st, f))
+    breathe = lines.breathe_cand(st, f, legal_only)
+    if breathe is not None:
+        out.append(breathe)
     out.append(Cand("end", "手番終了", 0, None, None, {"action": "end"}))
     return out
-
-
-def _reach_if(st: FantasyState, f: Fighter, row: str, front: str) -> int:
-    """How many enemies ``f`` could reach in melee from ``row``/``front`` (for AI hints)."""
-    saved = (f.row, f.front)
-    f.row, f.front = row, front
-    try:
-        return len(st.formation.melee_targets(f))
-    finally:
-        f.row, f.front = saved
-
-
-def _cost_reason(cost: int, f: Fighter) -> RuleViolation | None:
-    if cost > f.actions:
-        return _rv("F-H07,F-G13", HOST, f"アクションが足りない (必要{cost}, 残り{f.actions})")
-    return None
 
 
 def _swim_block(st: FantasyState, f: Fighter) -> RuleViolation | None:
@@ -284,7 +280,7 @@ def _swim_block(st: FantasyState, f: Fighter) -> RuleViolation | None:
 
 def options_for(st: FantasyState, f: Fighter) -> list[Option]:
     with st.reading():
-        cands = candidates(st, f)
+        cands = candidates(st, f, legal_only=True)
     return [Option(c.key, c.label, c.cost, c.odds, c.data) for c in cands if c.why_not is None]
 
 

@@ -25,13 +25,12 @@ from typing import TYPE_CHECKING
 from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
+from ikusa.systems.fantasy.cand import HOST, Cand, cost_reason, reach_if
 from ikusa.systems.fantasy.character import Fighter, SpellSpec, WeaponSpec
 
 if TYPE_CHECKING:
-    from ikusa.systems.fantasy.legal import Cand
     from ikusa.systems.fantasy.state import FantasyState
 
-HOST = "002 (host action economy, F.C)"
 SEC_LOF = "002 不利な環境 [水場]/[水中] 射線の確保 (F-R16, host F-H08)"
 
 
@@ -58,8 +57,6 @@ def _screened_targets(st: FantasyState, f: Fighter) -> list[Fighter]:
 
 def aim_cand(st: FantasyState, f: Fighter) -> Cand | None:
     """射線の確保: offered only while it would open a line of fire (line_of_fire: screened)."""
-    from ikusa.systems.fantasy.legal import Cand, _cost_reason
-
     if st.opts.line_of_fire != "screened" or has_line(f):
         return None
     targets = _screened_targets(st, f)
@@ -67,7 +64,7 @@ def aim_cand(st: FantasyState, f: Fighter) -> Cand | None:
         return None
     cost = st.action_cost(f, "line_of_fire")
     return Cand("aim", f"射線の確保 ({cost}アクション; {'、'.join(t.name for t in targets)} を狙える)", cost,
-                _cost_reason(cost, f), None, {"action": "aim", "opens": len(targets)})
+                cost_reason(cost, f), None, {"action": "aim", "opens": len(targets)})
 
 
 def has_line(f: Fighter) -> bool:
@@ -77,8 +74,6 @@ def has_line(f: Fighter) -> bool:
 
 def run_cands(st: FantasyState, f: Fighter, swim_block: RuleViolation | None) -> list[Cand]:
     """全力移動 to the other front of the unit (F-R08 two fronts only)."""
-    from ikusa.systems.fantasy.legal import Cand, _cost_reason, _reach_if
-
     if not st.field.two_fronts or f.row != "front":
         return []
     other = "rear" if f.front == "fore" else "fore"
@@ -87,16 +82,15 @@ def run_cands(st: FantasyState, f: Fighter, swim_block: RuleViolation | None) ->
     if not st.formation.has_room((f.unit, other)):
         why = RuleViolation("F-R08", "002 特殊な場所での戦闘 例2/例3",
                             f"{st.field.name}: 前衛に立てるのは{st.formation.cap}人まで")
-    why = why or swim_block or _cost_reason(cost, f)
+    why = why or swim_block or cost_reason(cost, f)
     where = "後ろ" if other == "rear" else "前"
     return [Cand(f"run:{other}", f"全力移動: {where}の前衛へ走る ({cost}アクション, 機会攻撃あり)", cost, why, None,
-                 {"action": "run", "front": other, "reach": _reach_if(st, f, "front", other)})]
+                 {"action": "run", "front": other, "reach": reach_if(st, f, "front", other)})]
 
 
-def breathe_cand(st: FantasyState, f: Fighter) -> Cand:
-    """「呼吸を整える」: F-R18 underwater never; otherwise options.breathe_fatigue_dice."""
-    from ikusa.systems.fantasy.legal import Cand
-
+def breathe_cand(st: FantasyState, f: Fighter, legal_only: bool = False) -> Cand | None:
+    """「呼吸を整える」: F-R18 underwater never; otherwise options.breathe_fatigue_dice (None:
+    forbidden, with ``legal_only``)."""
     o = st.opts
     water = next((d for _c, d in st.effective(f) if d.breath), None)
     why: RuleViolation | None = None
@@ -110,6 +104,8 @@ def breathe_cand(st: FantasyState, f: Fighter) -> Cand:
         why = RuleViolation("F-H11", HOST, f"{f.name} に回復する疲労がない")
     elif f.actions < o.actions_per_turn:
         why = RuleViolation("F-H11,F-H07", HOST, "「呼吸を整える」は手番の全アクションを使う (この手番はもう行動した)")
+    if why is not None and legal_only:
+        return None
     return Cand("breathe", f"呼吸を整える (手番全て, 疲労{o.breathe_fatigue_dice}D回復; 疲労{f.fatigue})",
                 o.actions_per_turn, why, None, {"action": "breathe", "fatigue": f.fatigue})
 

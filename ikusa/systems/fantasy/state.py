@@ -12,14 +12,18 @@ from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
-from ikusa.systems.fantasy import rulings
+from ikusa.systems.fantasy import rulings, turns
+from ikusa.systems.fantasy.actions import perform
+from ikusa.systems.fantasy.applying import NONE, AppliesBook, Applying
 from ikusa.systems.fantasy.character import Fighter
-from ikusa.systems.fantasy.conditions import Cond, ConditionDef, effective, find_condition
+from ikusa.systems.fantasy.conditions import Cond, ConditionDef, find_condition
 from ikusa.systems.fantasy.effects import FantasyFx
 from ikusa.systems.fantasy.encounter import FantasyEncounter, parse_front
 from ikusa.systems.fantasy.fingerprint import snapshot
 from ikusa.systems.fantasy.formation import Formation, Front
+from ikusa.systems.fantasy.legal import explain, options_for
 from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
+from ikusa.systems.fantasy.surprise import place_choices
 
 START = "start"
 
@@ -69,7 +73,14 @@ class FantasyState:
         self._so_far: list[Event] = []
         #: issue #12: while options are listed (nothing mutates) each fighter's applying
         #: conditions are worked out once, by fighter id; None = outside such a scope
-        self._eff_memo: dict[str, list[tuple[Cond, ConditionDef]]] | None = None
+        self._eff_memo: dict[str, tuple[list[tuple[Cond, ConditionDef]], Applying | None]] | None = None
+        #: issue #12: the applying definitions of every condition set met, and their answers
+        #: (applying.py; pure, shared with clones)
+        self._applies = AppliesBook()
+        #: fighter id → (its and the environment's Cond objects, 不意打ち standing, spec, the
+        #: answer) of the last lookup outside a reading scope (_lookup)
+        self._eff_last: dict[str, tuple[tuple[Cond, ...], bool, Any, tuple[list[tuple[Cond, ConditionDef]],
+                                                                           Applying | None]]] = {}
         #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
         self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
         self._snapshot_plan: Any = None  # fingerprint.py: the getters for this state's attributes
@@ -90,22 +101,41 @@ class FantasyState:
     def effective(self, f: Fighter) -> list[tuple[Cond, ConditionDef]]:
         """The conditions that apply to ``f`` after senses and F-G11 stacking (callers only
         read the list: inside :meth:`reading` it is shared by every query on ``f``)."""
+        return self._applying(f)[0]
+
+    def _applying(self, f: Fighter) -> tuple[list[tuple[Cond, ConditionDef]], Applying | None]:
+        """``f``'s applying pairs and their :class:`Applying` (applying.py; None = work the
+        answers out from the pairs).  Inside :meth:`reading` worked out once per fighter."""
         memo = self._eff_memo
         if memo is None:
-            return self._effective(f)
+            return self._lookup(f)
         got = memo.get(f.id)
         if got is None:
-            got = memo[f.id] = self._effective(f)
+            got = memo[f.id] = self._lookup(f)
         return got
 
-    def _effective(self, f: Fighter) -> list[tuple[Cond, ConditionDef]]:
+    def _lookup(self, f: Fighter) -> tuple[list[tuple[Cond, ConditionDef]], Applying | None]:
+        """The last answer for ``f`` while its own and the environment's Cond objects are the
+        same ones (a Cond's id and cause never change in place: a new condition is a new
+        Cond), its 不意打ち standing too and no GM effect is active; else worked out."""
+        surprised = f.surprised and not f.acted and (self.opts.surprise_until_first_turn or self.round <= 1)
+        active = self.fx.book.active
+        held = (*f.conds, *self.env)
+        if not active:
+            last = self._eff_last.get(f.id)
+            if last is not None and last[1] is surprised and last[2] is f.spec and last[0] == held:
+                return last[3]
         conds = self.conds_of(f)
         if not conds:
-            return []
-        senses = self._senses.get(f.id)
-        if senses is None or senses[0] is not f.spec:
-            senses = self._senses[f.id] = (f.spec, f.spec.all_senses())
-        return effective(conds, senses[1], self.table)
+            got: tuple[list[tuple[Cond, ConditionDef]], Applying | None] = ([], NONE)
+        else:
+            senses = self._senses.get(f.id)
+            if senses is None or senses[0] is not f.spec:
+                senses = self._senses[f.id] = (f.spec, f.spec.all_senses())
+            got = self._applies.lookup(conds, senses[1], self.table)
+        if not active and got[1] is not None:  # a set with one id twice: its pairs depend on durations
+            self._eff_last[f.id] = (held, surprised, f.spec, got)
+        return got
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -115,25 +145,34 @@ class FantasyState:
             yield
             return
         form = self.formation
-        self._eff_memo, form.memo, form.engaged_memo, form.pincer_memo = {}, {}, {}, {}
+        self._eff_memo = {}
+        form.keep_memos(True)
         try:
             yield
         finally:
-            self._eff_memo, form.memo, form.engaged_memo, form.pincer_memo = None, None, None, None
+            self._eff_memo = None
+            form.keep_memos(False)
 
     def mods(self, f: Fighter, tags: tuple[str, ...]) -> list[Applied]:
-        out = condition_modifiers(tags, self.effective(f))
+        pairs, app = self._applying(f)
+        out = app.mods(tags) if app is not None and type(tags) is tuple else condition_modifiers(tags, pairs)
         if self.fx.book.active or self.fx.next_mod:  # issue #8: effects and GM one-off modifiers
             out.extend(self.fx.mods(f.id, tags))
         return out
 
     def blocked(self, f: Fighter, tags: tuple[str, ...]) -> ConditionDef | None:
-        return blocked_by(tags, self.effective(f))
+        pairs, app = self._applying(f)
+        if app is not None and type(tags) is tuple:
+            return app.blocked(tags)
+        return blocked_by(tags, pairs)
 
     def flag(self, f: Fighter, name: str) -> ConditionDef | None:
         """The first applying condition whose boolean ``name`` is False (a 'can_*' capability),
         or True for ``always_hit``."""
-        for _c, d in self.effective(f):
+        pairs, app = self._applying(f)
+        if app is not None:
+            return app.flag(name)
+        for _c, d in pairs:
             v = getattr(d, name)
             if (name == "always_hit" and v) or (name != "always_hit" and not v):
                 return d
@@ -141,7 +180,10 @@ class FantasyState:
 
     def multiplier(self, f: Fighter, action: str) -> int:
         """F-R16/F-R17/F-G13: action-cost multiplier of the applying environment."""
-        return max([d.action_multipliers.get(action, 1) for _c, d in self.effective(f)] + [1])
+        pairs, app = self._applying(f)
+        if app is not None:
+            return app.multiplier(action)
+        return max([d.action_multipliers.get(action, 1) for _c, d in pairs] + [1])
 
     def breathless(self, f: Fighter) -> bool:
         """F-R18: in a breath environment (水中) without air; F-G14: a non-swimmer out of depth in
@@ -166,8 +208,6 @@ class FantasyState:
         if not self.started:
             return Decision("GM", "start", "戦闘開始: 不意打ち判定と第1ラウンドのイニシアティブ",
                             (Option(START, "戦闘開始"),))
-        from ikusa.systems.fantasy.legal import options_for
-
         if self.placing:
             f = self.fighters[self.placing[0]]
             return Decision(f.id, "formation", f"不意打ち: {f.name} は第1ラウンド陣形だけを決定する (F-R04)",
@@ -193,9 +233,6 @@ class FantasyState:
         return events
 
     def _apply(self, action: str, dice: DiceSource) -> list[Event]:
-        from ikusa.systems.fantasy import turns
-        from ikusa.systems.fantasy.actions import perform
-
         if self.over:
             raise RuleViolation("ENGINE", "", "the battle is over")
         if not self.started:
@@ -218,14 +255,10 @@ class FantasyState:
         return rulings.apply_ruling(self, ruling, dice)
 
     def _place_choices(self, f: Fighter) -> list[tuple[str, str, str, str, bool]]:
-        from ikusa.systems.fantasy.surprise import place_choices
-
         return place_choices(f, self.field.two_fronts, self.formation.has_room)
 
     def _place(self, action: str, dice: DiceSource) -> list[Event]:
         """F-R04: a surprised character's round-1 decision: its place in the formation."""
-        from ikusa.systems.fantasy import turns
-
         f = self.fighters[self.placing[0]]
         choice = next((c for c in self._place_choices(f) if c[0] == action and c[4]), None)
         if choice is None:
@@ -243,8 +276,6 @@ class FantasyState:
         return events
 
     def explain_illegal(self, action: str) -> RuleViolation:
-        from ikusa.systems.fantasy.legal import explain
-
         if self.started and self.placing:
             f = self.fighters[self.placing[0]]
             for key, _label, _row, front, ok in self._place_choices(f):
@@ -277,7 +308,9 @@ class FantasyState:
         the encounter, its character specs, condition table, battlefield and options, which no
         battle changes (about 5× cheaper than copying them too)."""
         shared = (self.enc, self.table, self.field, self.opts, *self.enc.characters)
-        return copy.deepcopy(self, {id(o): o for o in shared})
+        memo: dict[int, Any] = {id(o): o for o in shared}
+        memo[id(self._eff_last)] = {}  # the clone starts its own (its Conds are copies)
+        return copy.deepcopy(self, memo)
 
     def summary(self) -> dict[str, Any]:
         chars = []

@@ -18,7 +18,7 @@ from ikusa.systems.fantasy import surprise
 from ikusa.systems.fantasy.actions import apply_damage
 from ikusa.systems.fantasy.character import Fighter
 from ikusa.systems.fantasy.effects import gm_roll, tick_round
-from ikusa.systems.fantasy.resolution import roll_check
+from ikusa.systems.fantasy.resolution import Check, roll_check
 
 if TYPE_CHECKING:
     from ikusa.systems.fantasy.state import FantasyState
@@ -76,12 +76,18 @@ def start_round(st: FantasyState, dice: DiceSource) -> list[Event]:
                                       st.fx.mods(f.id, ("initiative",))))
         f.initiative = c.total
         rolls.append((-c.total, -f.spec.values.initiative, i, f.id))
-        events.append(Event("initiative", "F-H07", f"{f.name} {c.text()}", {"id": f.id, "initiative": c.total}))
+        events.append(Event.lazy("initiative", "F-H07", _initiative_text, (f.name, c),
+                                 {"id": f.id, "initiative": c.total}))
     st.order = [fid for *_k, fid in sorted(rolls)]
     names = " → ".join(st.fighters[x].name for x in st.order)
     events.append(Event("order", "F-H07", f"行動順: {names}", {"order": list(st.order)}))
     events.extend(_next_turn(st, dice))
     return events
+
+
+def _initiative_text(name: str, c: Check) -> str:
+    """An initiative line, made when first read (issue #12: an AI never reads it)."""
+    return f"{name} {c.text()}"
 
 
 def _next_turn(st: FantasyState, dice: DiceSource) -> list[Event]:

@@ -1,0 +1,115 @@
+"""The conditions that apply to one character, and what follows from them, worked out once
+per distinct set (issue #12).
+
+Which condition definitions apply (:func:`~ikusa.systems.fantasy.conditions.effective`:
+senses and F-G11 stacking) is a pure function of the (id, cause) of every condition the
+character has (own, environment, GM effects, 不意打ち) and of its senses.  A battle sees only
+a handful of such sets, so a state keeps one :class:`Applying` per set, keyed by those
+values (:class:`AppliesBook`, hung on the state, shared by its clones: every entry is a pure
+function of its key and the state's condition table, which no battle changes).  An
+:class:`Applying` also remembers the answers derived from its definitions alone: the
+modifiers of a check with given tags (F-G11: additive), the condition forbidding a check,
+the first condition lacking a capability, the action-cost multiplier (F-G13).
+
+Only the *definitions* are shared.  The (Cond, ConditionDef) pairs a state hands out are
+built from the character's live Cond objects each time.  A set holding the same condition
+id twice is not kept (which source wins there depends on the durations, F-G11), it is
+worked out directly every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ikusa.systems.fantasy.conditions import Cond, ConditionDef, effective
+from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
+
+Key = tuple[object, ...]
+_ANY = Cond("")  # stands for "some source" where only the definitions are read
+
+
+class Applying:
+    """One set of applying condition definitions and the answers derived from it."""
+
+    __slots__ = ("_blocked", "_flags", "_mods", "_mult", "defs", "plan")
+
+    def __init__(self, plan: tuple[tuple[int, ConditionDef], ...]) -> None:
+        #: (index into the character's condition list, its definition), in effective() order
+        self.plan = plan
+        self.defs = tuple(d for _i, d in plan)
+        self._mods: dict[tuple[str, ...], tuple[Applied, ...]] = {}
+        self._blocked: dict[tuple[str, ...], ConditionDef | None] = {}
+        self._flags: dict[str, ConditionDef | None] = {}
+        self._mult: dict[str, int] = {}
+
+    def pairs(self, conds: Sequence[Cond]) -> list[tuple[Cond, ConditionDef]]:
+        return [(conds[i], d) for i, d in self.plan]
+
+    def mods(self, tags: tuple[str, ...]) -> list[Applied]:
+        """F-G11: the modifiers of a check with ``tags`` (a new list each call)."""
+        got = self._mods.get(tags)
+        if got is None:
+            got = self._mods[tags] = tuple(condition_modifiers(tags, [(_ANY, d) for d in self.defs]))
+        return list(got)
+
+    def blocked(self, tags: tuple[str, ...]) -> ConditionDef | None:
+        """F-R10/F-R11/F-G06: the condition forbidding a check with ``tags``."""
+        if tags in self._blocked:
+            return self._blocked[tags]
+        got = self._blocked[tags] = blocked_by(tags, [(_ANY, d) for d in self.defs])
+        return got
+
+    def flag(self, name: str) -> ConditionDef | None:
+        """The first definition whose boolean ``name`` is False ('can_*'), True for ``always_hit``."""
+        if name in self._flags:
+            return self._flags[name]
+        got: ConditionDef | None = None
+        for d in self.defs:
+            v = getattr(d, name)
+            if (name == "always_hit" and v) or (name != "always_hit" and not v):
+                got = d
+                break
+        self._flags[name] = got
+        return got
+
+    def multiplier(self, action: str) -> int:
+        """F-R16/F-R17/F-G13: the action-cost multiplier of the applying environment."""
+        got = self._mult.get(action)
+        if got is None:
+            got = self._mult[action] = max([d.action_multipliers.get(action, 1) for d in self.defs] + [1])
+        return got
+
+
+NONE = Applying(())
+"""The empty set (a character with no condition at all): every answer is the neutral one."""
+
+
+class AppliesBook:
+    """The :class:`Applying` of every distinct condition set a state has met, by key."""
+
+    __slots__ = ("sets",)
+
+    def __init__(self) -> None:
+        self.sets: dict[Key, Applying | None] = {}
+
+    def __deepcopy__(self, memo: dict[int, object]) -> AppliesBook:
+        return self  # pure entries: a clone of the state shares them (FantasyState.clone)
+
+    def lookup(self, conds: list[Cond], senses: tuple[str, ...],
+               table: Mapping[str, ConditionDef]) -> tuple[list[tuple[Cond, ConditionDef]], Applying | None]:
+        """The applying pairs of ``conds`` and their :class:`Applying` (None when the set holds
+        one condition id twice: then the pairs are worked out directly, every time)."""
+        key: Key = (senses, *[(c.id, c.cause) for c in conds])
+        sets = self.sets
+        if key in sets:
+            app = sets[key]
+            if app is not None:
+                return [(conds[i], d) for i, d in app.plan], app
+            return effective(conds, senses, table), None
+        pairs = effective(conds, senses, table)
+        if len({c.id for c in conds}) < len(conds):
+            sets[key] = None
+            return pairs, None
+        index = {id(c): i for i, c in enumerate(conds)}
+        app = sets[key] = Applying(tuple((index[id(c)], d) for c, d in pairs))
+        return pairs, app

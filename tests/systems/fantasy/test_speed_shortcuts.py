@@ -1,0 +1,108 @@
+"""The shortcuts of issue #12's second fantasy pass give the answers of the long way, at
+every step of generated battles (random fields, environments, senses, conditions,
+surprise):
+
+* the answers an :class:`~ikusa.systems.fantasy.applying.Applying` keeps (modifiers, the
+  condition forbidding a check, capability flags, cost multipliers) equal the ones worked
+  out from the applying (Cond, ConditionDef) pairs directly, for every fighter;
+* the option list (``candidates(legal_only=True)``) is the full candidate list minus the
+  forbidden ones, candidate for candidate;
+* a front's melee reach (``Formation.reach_from``) is what a fighter standing there reaches
+  (``melee_targets`` with the fighter moved there for the question);
+* a clone shares the condition-set book and still plays the same battle as the original.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ikusa.dice.source import RandomSource
+from ikusa.systems.fantasy.conditions import effective
+from ikusa.systems.fantasy.legal import candidates
+from ikusa.systems.fantasy.policies import GreedyPolicy, RandomPolicy
+from ikusa.systems.fantasy.resolution import blocked_by, condition_modifiers
+from ikusa.systems.fantasy.state import FantasyState
+from tests.systems.fantasy.test_properties import random_battle
+
+TAGS = [("attack.melee",), ("attack.ranged", "attack.thrown"), ("evade.ranged", "evade.ranged.engaged"),
+        ("evade.melee",), ("st.will",), ("st.intuition.avoid",), ("magic.area", "magic.area_other")]
+FLAGS = ("can_act", "can_evade", "can_melee", "always_hit", "counts_for_front")
+ACTIONS = ("move", "line_of_fire", "cover", "run")
+
+
+def _direct_pairs(st: FantasyState, fid: str) -> list[tuple[str, str]]:
+    f = st.fighters[fid]
+    return [(c.id, d.id) for c, d in effective(st.conds_of(f), f.spec.all_senses(), st.table)]
+
+
+def _check_fighters(st: FantasyState) -> None:
+    for f in st.fighters.values():
+        pairs = st.effective(f)
+        assert [(c.id, d.id) for c, d in pairs] == _direct_pairs(st, f.id)
+        for tags in TAGS:
+            assert st.mods(f, tags) == condition_modifiers(tags, pairs) + st.fx.mods(f.id, tags)
+            assert st.blocked(f, tags) == blocked_by(tags, pairs)
+        for name in FLAGS:
+            want = next((d for _c, d in pairs if (name == "always_hit") == bool(getattr(d, name))), None)
+            assert st.flag(f, name) == want
+        for action in ACTIONS:
+            assert st.multiplier(f, action) == max([d.action_multipliers.get(action, 1) for _c, d in pairs] + [1])
+
+
+def _check_options(st: FantasyState) -> None:
+    if st.current is None or st.placing or st.over:
+        return
+    f = st.fighters[st.current]
+    with st.reading():
+        full = candidates(st, f)
+        legal = candidates(st, f, legal_only=True)
+    assert [(c.key, c.label, c.cost, c.odds, c.data) for c in legal] == \
+        [(c.key, c.label, c.cost, c.odds, c.data) for c in full if c.why_not is None]
+    form = st.formation
+    for fr in ("fore", "rear"):
+        saved = (f.row, f.front)
+        f.row, f.front = "front", fr
+        try:
+            tried = [t.id for t in form.melee_targets(f)]
+        finally:
+            f.row, f.front = saved
+        assert [t.id for t in form.reach_from((f.unit, fr))] == tried
+
+
+def test_shortcuts_agree_with_the_long_way_in_generated_battles() -> None:
+    steps = 0
+    for seed in range(16):
+        st = random_battle(seed)
+        rng = random.Random(seed)
+        dice = RandomSource(seed)
+        pol = GreedyPolicy() if seed % 2 else RandomPolicy()
+        n = 0
+        while (d := st.pending()) is not None and n < 150:
+            _check_fighters(st)
+            _check_options(st)
+            st.apply(pol.choose(st, d, rng), dice)
+            n += 1
+        steps += n
+    assert steps > 300
+
+
+def test_a_clone_shares_the_condition_book_and_fights_the_same_battle() -> None:
+    for seed in range(6):
+        st = random_battle(seed)
+        rng = random.Random(seed)
+        dice = RandomSource(seed)
+        for _ in range(6):
+            d = st.pending()
+            if d is None:
+                break
+            st.apply(RandomPolicy().choose(st, d, rng), dice)
+        twin = st.clone()
+        assert twin._applies is st._applies and twin.fighters["a0"] is not st.fighters["a0"]
+        logs = []
+        for s in (st, twin):
+            r, dd = random.Random(99), RandomSource(99)
+            log = []
+            while (d := s.pending()) is not None and len(log) < 200:
+                log.extend(e.text for e in s.apply(RandomPolicy().choose(s, d, r), dd))
+            logs.append((log, s.summary()))
+        assert logs[0] == logs[1]
