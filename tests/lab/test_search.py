@@ -38,11 +38,11 @@ def test_replayed_clone_is_the_state(path: str) -> None:
 
 
 def test_search_plays_whole_battles_legally_in_every_system() -> None:
-    # the state's own clone() where it has one (fantasy), replay where it cannot be copied
-    # (maai: mapping proxies and closures; sengensyou: a generator)
+    # the state's own clone() where it has one (fantasy; sengensyou at action decisions), replay
+    # where it cannot be copied (maai: mapping proxies and closures)
     for path, side, policy, copier in [("maai/duel.yaml", "味方", "search:4", "replay"),
                                        ("fantasy/water_fight.yaml", "party", "search:4", "clone"),
-                                       ("sengensyou/focus_fire.yaml", "reimu_side", "search:4:action", "replay")]:
+                                       ("sengensyou/focus_fire.yaml", "reimu_side", "search:4:action", "clone")]:
         player = Player(Variant.read(EX / path, (), PolicySpec.parse([f"{side}={policy}"])))
         m = player.fight(9)
         pol = player.policies[side]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from ikusa.engine.protocol import Option
+from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import attacks, gm, graze, movement, spellcards
 from ikusa.systems.sengensyou.bullets import (
     BARRAGE_DP,
@@ -219,17 +219,23 @@ def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
     return opts
 
 
-def take_action(st: SengensyouState, f: Fighter) -> Flow:
-    """The character's action: free actions first, then one attack action, 待機 or 終了."""
-    if st.fx.skip and f.id in st.fx.skip:  # issue #8: the GM skipped this turn (sengensyou/rulings.py)
+def take_action(st: SengensyouState, f: Fighter, pending: Decision | None = None) -> Flow:
+    """The character's action: free actions first, then one attack action, 待機 or 終了.
+    ``pending``: a clone resumes here with its action decision already asked (turn.battle)."""
+    # issue #8: the GM skipped this turn (sengensyou/rulings.py)
+    if pending is None and st.fx.skip and f.id in st.fx.skip:
         st.fx.skip.discard(f.id)
         f.acted = True
         st.emit("skip", "GM", f"{f.name} の手番はGM裁定で飛ばされた", who=f.id)
         return
     while True:
-        opts = action_options(st, f)
-        key = yield from ask(f.id, "action", f"{f.name}の行動 (DP {f.dp}/{f.dp_max}, HP {f.hp}, グレイズ {f.graze})",
-                             opts)
+        if pending is not None:
+            key = yield pending  # "action" is REFRESHED: ask() would return any key as it is
+            pending = None
+        else:
+            opts = action_options(st, f)
+            key = yield from ask(f.id, "action", f"{f.name}の行動 (DP {f.dp}/{f.dp_max}, HP {f.hp}, "
+                                 f"グレイズ {f.graze})", opts)
         if key == GM_REFRESH:  # a GM ruling changed what the options depend on
             continue
         if key == GM_END:

@@ -60,6 +60,8 @@ class SengensyouState:
         #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
         self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))
         rulings.start_effects(self)
+        #: where the flow is while a character acts: (the turn's order, its index); turn.battle
+        self.cursor: tuple[list[str], int] | None = None
         self._flow: Flow = battle(self)
         self._pending: Decision | None = self._step(None)
 
@@ -79,6 +81,38 @@ class SengensyouState:
         self._pending = self._step(action)
         out, self.out = self.out, []
         return out
+
+    def can_clone(self) -> bool:
+        """Whether :meth:`clone` can copy the state now: at an action decision (issue #11)."""
+        d = self._pending
+        return d is not None and d.kind == "action" and self.cursor is not None and not self.finished
+
+    def clone(self) -> SengensyouState:
+        """An independent copy at an action decision, with no replay (issue #11: the search
+        policy's simulations): the data is copied (the encounter, its specs and catalogue and
+        the option memos shared: no battle changes them) and a new flow resumes at the same
+        point of ``turn.battle``: same decisions and dice → the same events, byte for byte."""
+        from ikusa.systems.sengensyou.turn import battle
+
+        d = self._pending
+        if d is None or self.cursor is None or not self.can_clone():
+            raise ValueError(f"a sengensyou state is cloned at an action decision, not at {d and d.kind!r}")
+        new = SengensyouState.__new__(SengensyouState)
+        new.enc, new.opt = self.enc, self.opt
+        new.fighters = {k: f.copy() for k, f in self.fighters.items()}
+        new.arrivals = dict(self.arrivals)
+        new.turn, new.order, new.winner = self.turn, list(self.order), self.winner
+        new.finished, new.scene_over = self.finished, self.scene_over
+        new.dice = ScriptedSource([])
+        new.out = list(self.out)
+        new.variant_memo, new.option_memo = self.variant_memo, self.option_memo
+        new.attack_serial = self.attack_serial
+        new.fx = self.fx.copy()
+        order, index = self.cursor
+        new.cursor = self.cursor
+        new._flow = battle(new, (order, index, d))
+        new._pending = new._step(None)
+        return new
 
     def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
         """A GM ruling (issue #8 §2; the ops are sengensyou/rulings.py's); refused → InputError."""
