@@ -66,10 +66,8 @@ def clone_costs(path: Path) -> tuple[float, float | None, float | None, int, int
     n = len(combat.record)
     while len(combat.record) > n // 2:
         combat.pop()
-    can = getattr(combat.state, "can_clone", None)
-    while can is not None and not can() and combat.record:  # sengensyou: at an action decision
-        combat.pop()
-        can = combat.state.can_clone
+    while not getattr(combat.state, "can_clone", lambda: True)() and combat.record:
+        combat.pop()  # sengensyou: back to an action decision
     t = time.process_time()
     for _ in range(10):
         replay_state(combat._new_state, combat.record)
