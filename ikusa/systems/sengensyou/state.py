@@ -52,10 +52,14 @@ class SengensyouState:
         self.dice: DiceSource = ScriptedSource([])
         self.out: list[Event] = []
         #: issue #12: each fighter's attack variants (bullets.state_variants), by (id, kind, need_skill)
-        self.variant_memo: dict[tuple[str, str, bool], tuple[object, object, list[Any]]] = {}
+        #: (shared by every battle of the encounter: Encounter.memo)
+        self.variant_memo: dict[tuple[str, str, bool], tuple[object, object, list[Any]]] = encounter.memo("variants")
         #: issue #12: option lists that depend only on a few numbers (DP declarations, rolled
-        #: moves …), built once per battle and shared (options are immutable): see options()
-        self.option_memo: dict[tuple[Any, ...], tuple[Option, ...]] = {}
+        #: moves …), built once per encounter and shared (options are immutable): see options()
+        self.option_memo: dict[tuple[Any, ...], tuple[Option, ...]] = encounter.memo("options")
+        #: the same for one fighter's options (shots, melee …): see fighter_options()
+        self.fighter_memo: dict[tuple[Any, ...], tuple[object, object, tuple[Option, ...]]] = \
+            encounter.memo("fighter_options")
         self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
         #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
         self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))
@@ -105,7 +109,7 @@ class SengensyouState:
         new.finished, new.scene_over = self.finished, self.scene_over
         new.dice = ScriptedSource([])
         new.out = list(self.out)
-        new.variant_memo, new.option_memo = self.variant_memo, self.option_memo
+        new.variant_memo, new.option_memo, new.fighter_memo = self.variant_memo, self.option_memo, self.fighter_memo
         new.attack_serial = self.attack_serial
         new.fx = self.fx.copy()
         order, index = self.cursor
@@ -168,6 +172,17 @@ class SengensyouState:
         if got is None:
             got = self.option_memo[key] = tuple(build())
         return got
+
+    def fighter_options(self, f: Fighter, key: tuple[Any, ...],
+                        build: Callable[[], list[Option]]) -> tuple[Option, ...]:
+        """:meth:`options` for options made from ``f``'s character sheet and catalogue (kept
+        with them: a unit added by a ruling under the same id gets its own) and the numbers
+        in ``key``."""
+        k = (f.id, *key)
+        got = self.fighter_memo.get(k)
+        if got is None or got[0] is not f.spec or got[1] is not f.cat:
+            got = self.fighter_memo[k] = (f.spec, f.cat, tuple(build()))
+        return got[2]
 
     def active(self) -> list[Fighter]:
         return [f for f in self.fighters.values() if f.active]
