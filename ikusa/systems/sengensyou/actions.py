@@ -79,35 +79,36 @@ def shot_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     label adds what the shot is likely to cost the target (dice to evade the average)."""
     if not can_use_front_attacks(f) or cap < MIN_COMBAT_DICE:
         return []
-    # per target once (issue #12): its surprise/fixed-dice numbers, id, name and DP
-    targets = tuple((evasion(st, f, t), t.id, t.name, t.dp) for t in shot_targets(st, f))
-    return list(st.fighter_options(f, ("shot", cap, targets), partial(_shot_options, st, f, cap, targets)))
+    # per target once (issue #12): its options at every DP for every variant, memoised by its
+    # surprise/fixed-dice numbers, id, name and DP (another target's DP does not change them)
+    blocks = [st.fighter_options(f, ("shot", cap, ev, t.id, t.name, t.dp),
+                                 partial(_shot_block, st, f, cap, ev, t.id, t.name, t.dp))
+              for t in shot_targets(st, f) for ev in (evasion(st, f, t),)]
+    # every target at 1 DP, then at 2 DP, … for each variant: block i holds variant v at n
+    # DP at (v × per_variant + n − MIN_COMBAT_DICE)
+    return [b[i] for i in range(len(blocks[0])) for b in blocks] if blocks else []
 
 
-def _shot_options(st: SengensyouState, f: Fighter, cap: int,
-                  targets: tuple[tuple[Evasion, str, str, int], ...]) -> list[Option]:
+def _shot_block(st: SengensyouState, f: Fighter, cap: int, ev: Evasion, tid: str, tname: str,
+                tdp: int) -> list[Option]:
+    """One target's shot options: for each variant, at MIN_COMBAT_DICE … ``cap`` DP."""
     opts: list[Option] = []
     vs = state_variants(st, f, "shot")
-    shown: dict[float, str] = {}  # odds → "42%"
     for v in vs:
         base = v.check_base(f)
         src = f" {v.bullet.name}〈{v.check_skill}〉" if len(vs) > 1 else ""
         dmg = v.damage_text()
         exp = expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)
         vkey = v.key
-        for n in range(MIN_COMBAT_DICE, cap + 1):  # every target at 1 DP, then at 2 DP, …
-            for ev, tid, tname, tdp in targets:
-                odds = hit_odds_vs(st, ev, base, n)
-                need = dp_to_evade_vs(st, ev, base, n)
-                cost_t = f"回避に約{need}DP要" if need is not None else "回避困難"
-                pct = shown.get(odds)
-                if pct is None:
-                    pct = shown[odds] = f"{odds:.0%}"
-                opts.append(Option(
-                    f"shot:{tid}:{n}:{vkey}",
-                    f"ショット→{tname} {n}DP{src} {base}+{n}D6 ダメージ{dmg} "
-                    f"(相手DP{tdp}: {cost_t}; 全DP回避でも命中{pct})",
-                    n, odds, {"kind": "shot", "target": tid, "dp": n, "src": vkey, "exp_damage": exp}))
+        for n in range(MIN_COMBAT_DICE, cap + 1):
+            odds = hit_odds_vs(st, ev, base, n)
+            need = dp_to_evade_vs(st, ev, base, n)
+            cost_t = f"回避に約{need}DP要" if need is not None else "回避困難"
+            opts.append(Option(
+                f"shot:{tid}:{n}:{vkey}",
+                f"ショット→{tname} {n}DP{src} {base}+{n}D6 ダメージ{dmg} "
+                f"(相手DP{tdp}: {cost_t}; 全DP回避でも命中{odds:.0%})",
+                n, odds, {"kind": "shot", "target": tid, "dp": n, "src": vkey, "exp_damage": exp}))
     return opts
 
 

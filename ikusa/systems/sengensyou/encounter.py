@@ -54,7 +54,6 @@ class Encounter(EffectsSetup):
     _catalog: Catalog | None = PrivateAttr(None)
     #: issue #12: memos shared by every battle of this encounter (SengensyouState.option_memo …)
     _memos: dict[str, dict[Any, Any]] = PrivateAttr(default_factory=dict)
-    _sides: list[str] | None = PrivateAttr(None)
 
     def memo(self, name: str) -> dict[Any, Any]:
         """The memo ``name`` of this encounter's battles (option lists keyed by every number
@@ -76,13 +75,11 @@ class Encounter(EffectsSetup):
 
     @property
     def sides(self) -> list[str]:
-        if self._sides is None:  # issue #12: asked at every update_end (a fresh list each time)
-            out: list[str] = []
-            for c in [*self.characters, *(r.character for r in self.reinforcements)]:
-                if c.side not in out:
-                    out.append(c.side)
-            self._sides = out
-        return list(self._sides)
+        out: list[str] = []
+        for c in [*self.characters, *(r.character for r in self.reinforcements)]:
+            if c.side not in out:
+                out.append(c.side)
+        return out
 
 
 #: sanity bounds on hand-written numbers (invented: 003 gives no ranges).  DP is also bounded

@@ -35,6 +35,8 @@ class SengensyouState:
 
         self.enc = encounter
         self.opt = encounter.options
+        #: the encounter's sides, in order (issue #12: asked at every update_end)
+        self.sides: list[str] = encounter.sides
         self.fighters: dict[str, Fighter] = {}
         for c in encounter.characters:
             self.fighters[c.id] = new_fighter(c, self.opt, cat=encounter.catalog)
@@ -102,7 +104,7 @@ class SengensyouState:
         if d is None or self.cursor is None or not self.can_clone():
             raise ValueError(f"a sengensyou state is cloned at an action decision, not at {d and d.kind!r}")
         new = SengensyouState.__new__(SengensyouState)
-        new.enc, new.opt = self.enc, self.opt
+        new.enc, new.opt, new.sides = self.enc, self.opt, self.sides
         new.fighters = {k: f.copy() for k, f in self.fighters.items()}
         new.arrivals = dict(self.arrivals)
         new.turn, new.order, new.winner = self.turn, list(self.order), self.winner
@@ -215,7 +217,7 @@ class SengensyouState:
         """The battle ends when at most one side still has characters in it (or coming: a
         reinforcement due after the turn cap never arrives, so it does not keep a side alive)."""
         alive = []
-        for side in self.enc.sides:
+        for side in self.sides:
             if any(g.side == side and (g.active or (not g.in_battle and not g.down and not g.escaped
                                                     and self.arrivals.get(g.id, 0) <= self.opt.max_turns))
                    for g in self.fighters.values()):

@@ -148,7 +148,7 @@ def choose_rows(st: SengensyouState) -> Flow:
     In the simplified rules (G-R30) the same split is called 接敵機動/回避機動: 回避機動 can
     neither make nor receive ショット/近接攻撃."""
     names = SIMPLE_ROW_JA if st.opt.simplified else ROW_JA
-    for side in st.enc.sides:
+    for side in st.sides:
         members = [g for g in st.active() if g.side == side]
         front = back = 0
         for i, g in enumerate(members):
