@@ -59,8 +59,20 @@ class GreedyPolicy:
         # the first option of the highest score above 0.5 (a later equal score never wins)
         best_score, best_key = 0.5, "wait" if "wait" in keys else "end"
         score_of = self._score
+        dp, fighters = f.dp, st.fighters
         for o in d.options:
-            score = score_of(st, f, o)
+            data = o.data
+            if data.get("kind") == "shot":  # the most numerous: _score's shot line, inlined (issue #12)
+                dmg = float(data.get("exp_damage", 0.0))
+                cost = o.cost or 0
+                odds = o.odds or 0.0
+                if odds >= 0.75 and fighters[data["target"]].dp <= 5:
+                    score: float | None = dmg * odds + 4 - 0.3 * cost
+                else:
+                    reserve = 0.0 if dp - cost >= 4 else 2.0
+                    score = 0.45 * min(cost, 5) + 0.5 * odds * dmg - 0.6 * max(0, cost - 5) - reserve
+            else:
+                score = score_of(st, f, o)
             if score is not None and score > best_score:
                 best_score, best_key = score, o.key
         return best_key
