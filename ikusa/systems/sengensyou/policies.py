@@ -24,6 +24,10 @@ def _n(key: str) -> int:
     return int(key.rsplit(":", 1)[1])
 
 
+#: the option kinds GreedyPolicy._score scores (every other kind: None)
+SCORED = frozenset({"barrage", "shot", "homing", "melee", "spell", "sc"})
+
+
 class GreedyPolicy:
     """A deterministic heuristic player (uses no randomness)."""
 
@@ -62,7 +66,10 @@ class GreedyPolicy:
         dp, fighters = f.dp, st.fighters
         for o in d.options:
             data = o.data
-            if data.get("kind") == "shot":  # the most numerous: _score's shot line, inlined (issue #12)
+            kind = data.get("kind")
+            if kind not in SCORED:  # _score gives None (issue #12: moves, その他 … not scored at all)
+                continue
+            if kind == "shot":  # the most numerous: _score's shot line, inlined (issue #12)
                 dmg = float(data.get("exp_damage", 0.0))
                 cost = o.cost or 0
                 odds = o.odds or 0.0
