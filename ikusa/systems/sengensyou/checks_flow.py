@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from operator import mul
 
-from ikusa.dice.odds import sum_counts
 from ikusa.dice.source import DiceSource
 from ikusa.systems.sengensyou.check import fixed_dice_value, pool_total
 
@@ -61,10 +60,12 @@ def roll_damage(n: int, dice: DiceSource, purpose: str, roller: str = "") -> tup
 @cache
 def _counts(n: int) -> tuple[int, ...]:
     """Ways to roll each sum with n d6 (index = sum); 6**n outcomes in all (exact)."""
-    dist = [0] * (6 * n + 1)
-    for total, ways in sum_counts(n, 6):
-        dist[total] = ways
-    return tuple(dist)
+    if n <= 0:
+        return (1,)
+    # issue #12: one more die on n − 1 dice (each sum = the six sums a face below it), O(n)
+    # per pool instead of convolving all n dice afresh; the same counts as dice.odds.sum_counts
+    prev = _counts(n - 1)
+    return (0, *(sum(prev[max(0, t - 6):t]) for t in range(1, 6 * n + 1)))
 
 
 @cache

@@ -23,3 +23,14 @@ def test_p_beats_examples() -> None:
     assert p_beats(0, 1, 0, 1) == 21 / 36  # 1d6 vs 1d6, ties to A
     assert p_beats(5, 0, 0, 1) == 5 / 6  # a fixed 5 against 1d6
     assert p_beats(0, 1, 6, 0) == 1 / 6
+
+
+def test_pool_counts_are_the_dice_modules() -> None:
+    from ikusa.dice.odds import sum_counts
+
+    for n in range(31):
+        dist = [0] * (6 * n + 1)
+        for total, ways in sum_counts(n, 6):
+            dist[total] = ways
+        assert _counts(n) == tuple(dist), n
+    assert sum(_counts(40)) == 6**40
