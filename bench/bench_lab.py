@@ -33,7 +33,7 @@ DUEL = ROOT / "maai" / "duel.yaml"
 SEARCH_CASES = [
     (ROOT / "maai" / "duel.yaml", "味方", "search:40", 3),
     (ROOT / "fantasy" / "focus_fire.yaml", "party", "search:30", 3),
-    (ROOT / "sengensyou" / "focus_fire.yaml", "reimu_side", "search:24:action", 1),
+    (ROOT / "sengensyou" / "focus_fire.yaml", "reimu_side", "search:48:action", 1),
 ]
 
 

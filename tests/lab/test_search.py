@@ -144,3 +144,26 @@ def test_policy_spec_per_side() -> None:
     spec = PolicySpec.parse(["random", "敵=search:10"])
     assert spec.names() == {"*": "random", "敵": "search:10"}
     assert spec.label() == "random, 敵=search:10"
+
+
+def test_sengensyou_search_shoots_the_gunner_on_clones() -> None:
+    """examples/sengensyou/focus_fire.yaml, 霊夢's second turn: greedy fires another 弾幕; the
+    search (clone() at action decisions, no replay) puts its DP into a shot at the frail 妖精,
+    the plan behind its +29 % (README, lab section)."""
+    loaded = load_encounter(EX / "sengensyou/focus_fire.yaml")
+    combat = loaded.new_combat()
+    greedy = policy_for(loaded.module, "greedy")
+    dice, rng = CrnSource(5), random.Random(1)
+    seen = 0
+    while (d := combat.pending()) is not None:
+        if d.actor == "reimu" and d.kind == "action":
+            seen += 1
+            if seen == 2:
+                break
+        combat.push(greedy.choose(combat.state, d, rng), dice)
+    assert d is not None and combat.state.turn == 2  # type: ignore[attr-defined]
+    assert greedy.choose(combat.state, d, random.Random(0)) == "barrage:onmyou"
+    search = SearchPolicy(greedy, 48)
+    search.bind(combat)
+    assert search.copier == "clone"
+    assert search.choose(combat.state, d, random.Random(0)).startswith("shot:fairy:")
