@@ -216,12 +216,10 @@ class SengensyouState:
     def update_end(self) -> bool:
         """The battle ends when at most one side still has characters in it (or coming: a
         reinforcement due after the turn cap never arrives, so it does not keep a side alive)."""
-        alive = []
-        for side in self.sides:
-            if any(g.side == side and (g.active or (not g.in_battle and not g.down and not g.escaped
-                                                    and self.arrivals.get(g.id, 0) <= self.opt.max_turns))
-                   for g in self.fighters.values()):
-                alive.append(side)
+        cap = self.opt.max_turns
+        staying = {g.spec.side for g in self.fighters.values()  # one pass (issue #12)
+                   if (g.in_battle or self.arrivals.get(g.spec.id, 0) <= cap) and not g.down and not g.escaped}
+        alive = [side for side in self.sides if side in staying]
         if len(alive) <= 1:
             self.finished = True
             self.winner = alive[0] if alive else None
