@@ -54,12 +54,14 @@ class GreedyPolicy:
     def _action(self, st: Any, d: Decision) -> str:
         f = st.f(d.actor)
         keys = d.keys()
-        deploy = [k for k in keys if k.startswith("deploy:")]
-        if deploy and f.hp * 2 < f.hp_max:
-            return deploy[0]
-        shoudan = [k for k in keys if k.startswith("shoudan:")]
-        if shoudan and f.dp <= 2:
-            return shoudan[0]
+        if f.hp * 2 < f.hp_max:  # (the key scans only when they can matter: issue #12)
+            deploy = [k for k in keys if k.startswith("deploy:")]
+            if deploy:
+                return deploy[0]
+        if f.dp <= 2:
+            shoudan = [k for k in keys if k.startswith("shoudan:")]
+            if shoudan:
+                return shoudan[0]
         # the first option of the highest score above 0.5 (a later equal score never wins)
         best_score, best_key = 0.5, "wait" if "wait" in keys else "end"
         score_of = self._score
