@@ -79,13 +79,17 @@ def shot_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     label adds what the shot is likely to cost the target (dice to evade the average)."""
     if not can_use_front_attacks(f) or cap < MIN_COMBAT_DICE:
         return []
-    # per target once (issue #12): its options at every DP for every variant, memoised by its
-    # surprise/fixed-dice numbers, id, name and DP (another target's DP does not change them)
-    blocks = [st.fighter_options(f, ("shot", cap, ev, t.id, t.name, t.dp),
-                                 partial(_shot_block, st, f, cap, ev, t.id, t.name, t.dp))
-              for t in shot_targets(st, f) for ev in (evasion(st, f, t),)]
-    # every target at 1 DP, then at 2 DP, … for each variant: block i holds variant v at n
-    # DP at (v × per_variant + n − MIN_COMBAT_DICE)
+    # per target once (issue #12): its surprise/fixed-dice numbers, id, name and DP; the whole
+    # list is kept by them all, and each target's block by its own (see _interleaved)
+    targets = tuple((evasion(st, f, t), t.id, t.name, t.dp) for t in shot_targets(st, f))
+    return list(st.fighter_options(f, ("shots", cap, targets), partial(_interleaved, st, f, cap, targets)))
+
+
+def _interleaved(st: SengensyouState, f: Fighter, cap: int,
+                 targets: tuple[tuple[Evasion, str, str, int], ...]) -> list[Option]:
+    """Every target at 1 DP, then at 2 DP, … for each variant, from each target's block (its
+    options at every DP for every variant: another target's DP does not change them)."""
+    blocks = [st.fighter_options(f, ("shot", cap, *t), partial(_shot_block, st, f, cap, *t)) for t in targets]
     return [b[i] for i in range(len(blocks[0])) for b in blocks] if blocks else []
 
 
