@@ -39,7 +39,7 @@ from ikusa.engine.control import GM, ControlSpec, ControlTable, DiceMode
 from ikusa.engine.dice_request import AUTO, SUM, DiceRequest, Die, TableDice
 from ikusa.engine.errors import DiceError, IkusaError, InputError, RuleViolation
 from ikusa.engine.events import Event
-from ikusa.engine.protocol import Action, Decision, GameState
+from ikusa.engine.protocol import Action, Decision, GameState, fix_labels
 from ikusa.engine.record import LOG_FORMAT, LOG_FORMATS, Entry, Partial, entries_from_json
 from ikusa.engine.rulings import CORE_OPS, parse_ruling, ruling_to_json
 
@@ -302,6 +302,7 @@ class Combat:
         """Apply one entry (decision or ruling) with ``prefill`` dice first; on success it
         is recorded, if a person must roll it becomes the partial (parked where it rolled),
         on refusal nothing changes."""
+        fix_labels(self.state.pending())  # lazy labels from the state before the entry (protocol.Option)
         if dice is not None:
             src = TableDice(list(prefill), dice, _always_auto, tpl.actor)
             try:

@@ -18,7 +18,7 @@ readable text and replay is trivial).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ikusa.dice.source import DiceSource
@@ -27,30 +27,83 @@ from ikusa.engine.events import Event
 Action = str
 
 
-@dataclass(slots=True, frozen=True)
 class Option:
     """One legal choice.  ``key`` is what is applied; ``label`` is for people (Japanese
     rule terms welcome); ``cost`` is the resource it spends (活力, DP …) when that is
     meaningful; ``odds`` is the chance of success as a float in 0..1 when known;
-    ``data`` holds structured details for programs and AI policies."""
+    ``data`` holds structured details for programs and AI policies.
 
-    key: Action
-    label: str
-    cost: int | None = None
-    odds: float | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    ``Option(key, label, cost, odds, data)`` takes the label ready made; :meth:`lazy` takes
+    a function that makes it, called on first access (issue #12: an AI deciding many
+    battles reads ``key``, ``cost``, ``odds`` and ``data``, never the label).  A lazy label
+    is worked out from the state as it is when first read: read it while its decision is
+    pending (every reader in ikusa does; pickling and copying an option format it first).
+    An option is a value: its fields are not meant to change.
+    """
+
+    __slots__ = ("_label", "_make", "cost", "data", "key", "odds")
+
+    def __init__(self, key: Action, label: str, cost: int | None = None, odds: float | None = None,
+                 data: dict[str, Any] | None = None) -> None:
+        self.key = key
+        self._label: str | None = label
+        self._make: Callable[[], str] | None = None
+        self.cost = cost
+        self.odds = odds
+        self.data: dict[str, Any] = {} if data is None else data
+
+    @classmethod
+    def lazy(cls, key: Action, make_label: Callable[[], str], cost: int | None = None, odds: float | None = None,
+             data: dict[str, Any] | None = None) -> Option:
+        """An option whose label is ``make_label()``, made when first read."""
+        o = cls.__new__(cls)
+        o.key = key
+        o._label = None
+        o._make = make_label
+        o.cost = cost
+        o.odds = odds
+        o.data = {} if data is None else data
+        return o
+
+    @property
+    def label(self) -> str:
+        t = self._label
+        if t is None:
+            assert self._make is not None
+            t = self._label = self._make()
+            self._make = None
+        return t
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Option):
+            return NotImplemented
+        return (self.key, self.label, self.cost, self.odds, self.data) == (
+            other.key, other.label, other.cost, other.odds, other.data)
+
+    __hash__ = None  # type: ignore[assignment]  # holds a dict, like the frozen dataclass it was
+
+    def __repr__(self) -> str:
+        return (f"Option(key={self.key!r}, label={self.label!r}, cost={self.cost!r}, odds={self.odds!r}, "
+                f"data={self.data!r})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle / copy / deepcopy carry the label, never the function that makes it
+        return (Option, (self.key, self.label, self.cost, self.odds, self.data))
 
 
-@dataclass(slots=True, frozen=True)
 class Decision:
     """What the state waits for: ``actor`` (a unit id, or ``"GM"``) must choose one of
     ``options``.  ``kind`` names the decision (``"breath"``, ``"reaction"``,
-    ``"fate"``, ``"lull"``, ``"gm_table"`` …); ``prompt`` says it in words."""
+    ``"fate"``, ``"lull"``, ``"gm_table"`` …); ``prompt`` says it in words.
+    A decision is a value: its fields are not meant to change."""
 
-    actor: str
-    kind: str
-    prompt: str
-    options: tuple[Option, ...]
+    __slots__ = ("actor", "kind", "options", "prompt")
+
+    def __init__(self, actor: str, kind: str, prompt: str, options: tuple[Option, ...]) -> None:
+        self.actor = actor
+        self.kind = kind
+        self.prompt = prompt
+        self.options = options
 
     def keys(self) -> list[Action]:
         return [o.key for o in self.options]
@@ -60,6 +113,31 @@ class Decision:
             if o.key == key:
                 return o
         return None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decision):
+            return NotImplemented
+        return (self.actor, self.kind, self.prompt, self.options) == (
+            other.actor, other.kind, other.prompt, other.options)
+
+    __hash__ = None  # type: ignore[assignment]  # its options hold dicts
+
+    def __repr__(self) -> str:
+        return (f"Decision(actor={self.actor!r}, kind={self.kind!r}, prompt={self.prompt!r}, "
+                f"options={self.options!r})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Decision, (self.actor, self.kind, self.prompt, self.options))
+
+
+def fix_labels(decision: Decision | None) -> None:
+    """Make every lazy label of ``decision`` now, from the state as it is: the core calls this
+    before it applies anything, so a decision kept after it was answered (an undo stack, the
+    decision a partial entry answers) shows the labels it had while pending."""
+    if decision is not None:
+        for o in decision.options:
+            if o._label is None:
+                o.label  # noqa: B018 - the property makes and keeps it
 
 
 class GameState(Protocol):

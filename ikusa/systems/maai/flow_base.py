@@ -119,7 +119,7 @@ class EncounterCaches:
     values built from it.  One object per encounter (:meth:`MaaiEncounter.flow_caches`), shared
     by its states; no module-level cache (issue #12)."""
 
-    __slots__ = ("attacks", "breath_cache", "damages", "homebrew_effects", "labelled", "limits", "memo", "options",
+    __slots__ = ("attacks", "breath_cache", "damages", "homebrew_effects", "limits", "memo", "notes", "options",
                  "opts", "plain_cost", "puppets", "react_cache", "simple_units", "start_effects", "units", "zones")
 
     def __init__(self, enc: MaaiEncounter) -> None:
@@ -136,8 +136,8 @@ class EncounterCaches:
         self.options: dict[tuple[object, ...], Option] = {}
         #: attack options: (maneuver id, name, cost, within the limit) → (target id, name, odds) → option
         self.attacks: dict[tuple[object, ...], dict[tuple[object, ...], Option]] = {}
-        #: breath options with the odds notes added to their labels (option_odds.annotate)
-        self.labelled: dict[tuple[object, ...], Option] = {}
+        #: option label notes by the numbers they show (option_odds: versus_reaction's text)
+        self.notes: dict[tuple[object, ...], str] = {}
         #: breath limits by (narrowed, extensions) (breath.breath_limit, S-R27/S-R28/S-G32)
         self.limits: dict[tuple[object, ...], int] = {}
         #: hit damage by (outcome, the maneuver's damage numbers, kind) (damage.hit_damage)

@@ -11,7 +11,11 @@ the label, which the play menus and the web table both show, adds:
   the chance of the overload check ``2d10 + 體 − excess ≥ overload.tn`` (S-R29), e.g.
   ``[過負荷+2: 判定 55%, 失敗→無防備]``.
 
-Labels are for people: decisions taken, events and the bench hashes do not change.  A breath
+Labels are for people: decisions taken, events and the bench hashes do not change.  An option
+that gets a note carries a lazy label (:meth:`ikusa.engine.protocol.Option.lazy`): the note is
+worked out when the label is first read, from the state while the decision is pending (the core
+fixes labels before it applies an entry), so the AIs, which never read labels, never pay for it
+(issue #12).  A breath
 with more than :data:`REACTION_NOTE_MAX` attack options (a mass battle, where nobody reads the
 menu option by option) gets the overload notes only: the reaction note costs a defence search
 per option, which made a 400-unit battle ten times slower (bench/bench_large.py, issue #12).
@@ -19,10 +23,11 @@ per option, which made a 400-unit battle ten times slower (bench/bench_large.py,
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from ikusa.dice.odds import percent_text
+from ikusa.engine.protocol import Option
 from ikusa.systems.maai.odds import outcome_odds, versus_reaction
 
 
@@ -62,9 +67,16 @@ def _attack_note(st: Any, u: Any, o: Any) -> str:
     aim = int(o.key.partition("+aim")[2] or 0)
     dfn = st.defence_of(t, m, aim, u.ab["gi"]) + st.tanpaku_value(t)
     mod = st.attack_modifier(u, m, t, u.attacks_in_breath + 1)
-    hit, _crit = versus_reaction(mod, dfn, st.defence_modifier(t, r), m.crit_extension or u.crit_ext)
+    rmod = st.defence_modifier(t, r)
+    crit = bool(m.crit_extension or u.crit_ext)
+    # versus_reaction enumerates 100 × 100 rolls: its text is kept per encounter on the numbers
+    key = ("versus_reaction", mod, dfn, rmod, crit)
+    memo: dict[tuple[object, ...], str] = st.caches.notes
+    text = memo.get(key)
+    if text is None:
+        text = memo[key] = percent_text(versus_reaction(mod, dfn, rmod, crit)[0], 0)
     how = "予約" if reserved else "即興"
-    return f" [{r.name}{how}に対し {percent_text(hit, 0)}]"
+    return f" [{r.name}{how}に対し {text}]"
 
 
 def _overload_note(st: Any, u: Any, o: Any) -> str:
@@ -81,49 +93,29 @@ def _overload_note(st: Any, u: Any, o: Any) -> str:
 REACTION_NOTE_MAX = 64
 
 
-def annotate(st: Any, u: Any, options: list[Any]) -> list[Any]:
-    """``options`` of ``u``'s breath with the notes above added to their labels (the notes are
-    memoised per encounter on everything they depend on: the AIs run many battles)."""
-    out = []
-    by_id = st.by_id
-    notes: dict[tuple[object, ...], str] = st.memo.setdefault(("option_odds",), {})  # per encounter
-    labelled: dict[tuple[object, ...], Any] = st.caches.labelled
-    mine = (u.id, u.attacks_in_breath, u.sig, id(u.stance) if u.stance is not None else 0, u.hidden)
-    react_notes = sum(1 for o in options if o.data.get("kind") == "attack") <= REACTION_NOTE_MAX
-    for o in options:
+def _label(st: Any, u: Any, o: Option, react: bool, over: bool) -> str:
+    """``o``'s label with its notes, worked out from the state as it is now (the decision is pending)."""
+    return o.label + (_attack_note(st, u, o) if react else "") + (_overload_note(st, u, o) if over else "")
+
+
+def annotate(st: Any, u: Any, options: list[Option]) -> list[Option]:
+    """``options`` of ``u``'s breath, those that get a note above with a lazy label: the notes
+    are worked out when the label is first read (issue #12: the AIs never read labels; a
+    person's menu reads them while the decision is pending)."""
+    out = options
+    react_notes: bool | None = None
+    room = u.cur_limit - u.breath_spent
+    for i, o in enumerate(options):
         data = o.data
-        note = ""
-        if react_notes and data.get("kind") == "attack":
-            t = by_id.get(data.get("target"))
-            if t is not None:
-                key = (*mine, o.key, t.vigor, t.defenceless, t.able, t.sig, t.dropped, t.broken, t.unaware,
-                       t.armour_rev, t.formation, id(t.stance) if t.stance is not None else 0,
-                       *map(id, t.reservations))
-                note_a = notes.get(key)
-                if note_a is None:
-                    if len(notes) > 50_000:
-                        notes.clear()
-                    note_a = notes[key] = _attack_note(st, u, o)
-                note = note_a
-        if not data.get("within", True) and o.cost is not None:
-            excess = u.breath_spent + o.cost - u.cur_limit
-            if excess > 0:
-                k2 = ("over", excess, u.ab["tai"], st.opts.overload.tn)
-                over = notes.get(k2)
-                if over is None:
-                    over = notes[k2] = _overload_note(st, u, o)
-                note += over
-        if not note:
-            out.append(o)
+        react = data.get("kind") == "attack"
+        if react and react_notes is None:
+            react_notes = sum(1 for x in options if x.data.get("kind") == "attack") <= REACTION_NOTE_MAX
+        react = react and bool(react_notes)
+        cost = o.cost
+        over = cost is not None and cost > room and not data.get("within", True)
+        if not (react or over):
             continue
-        # (option's data id, key, label, cost, odds, note) → the annotated option (immutable values),
-        # per encounter (issue #12: no module-level cache); the cached option keeps o.data alive,
-        # so its id cannot be reused while the entry exists
-        k3 = (id(data), o.key, o.label, o.cost, o.odds, note)
-        new = labelled.get(k3)
-        if new is None:
-            if len(labelled) > 50_000:
-                labelled.clear()
-            new = labelled[k3] = replace(o, label=o.label + note)
-        out.append(new)
+        if out is options:
+            out = list(options)
+        out[i] = Option.lazy(o.key, partial(_label, st, u, o, react, over), cost, o.odds, data)
     return out
