@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ def _play_out(state: Any, seed: int, mixed: bool) -> str:
     lines = []
     while (d := state.pending()) is not None:
         key = rng.choice(pols).choose(state, d, rng)
-        lines.extend(json.dumps(asdict(e), ensure_ascii=False, sort_keys=True) for e in state.apply(key, dice))
+        lines.extend(json.dumps(e.to_json(), ensure_ascii=False, sort_keys=True) for e in state.apply(key, dice))
     lines.append(json.dumps(state.summary(), ensure_ascii=False, sort_keys=True))
     return "\n".join(lines)
 
