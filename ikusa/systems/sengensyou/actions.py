@@ -122,10 +122,18 @@ def homing_options(st: SengensyouState, f: Fighter) -> list[Option]:
     if f.dp < HOMING_DP_PER_TARGET or not state_variants(st, f, "homing"):
         return []
     targets = tuple((t.id, t.name) for t in st.enemies(f) if not t.hidden)
-    return list(st.fighter_options(f, ("homing", f.dp, targets), partial(_homing_options, st, f, targets)))
+    return list(st.fighter_options(f, ("homing", f.dp, targets), partial(_affordable, st, f, f.dp, targets)))
+
+
+def _affordable(st: SengensyouState, f: Fighter, dp: int, targets: tuple[tuple[str, str], ...]) -> list[Option]:
+    """The homing options costing ≤ ``dp``, in order, from the list of every one (kept per
+    targets: issue #12, one build for every DP)."""
+    every = st.fighter_options(f, ("homing", None, targets), partial(_homing_options, st, f, targets))
+    return [o for o in every if (o.cost or 0) <= dp]
 
 
 def _homing_options(st: SengensyouState, f: Fighter, targets: tuple[tuple[str, str], ...]) -> list[Option]:
+    """Every homing option at ``targets``, whatever it costs."""
     hv = state_variants(st, f, "homing")
     opts: list[Option] = []
     kmax = min(homing_target_cap(f), len(targets))
@@ -138,8 +146,6 @@ def _homing_options(st: SengensyouState, f: Fighter, targets: tuple[tuple[str, s
             for group in combinations(targets, k):
                 for boosts in product(boost_levels, repeat=k):
                     cost = homing_cost(boosts)
-                    if cost > f.dp:
-                        continue
                     spec = ",".join(tid + (f"+{b}" if b else "") for (tid, _), b in zip(group, boosts, strict=True))
                     shown = ", ".join(f"{tname}:{base + HOMING_BOOST_BONUS * b}"
                                       for (_, tname), b in zip(group, boosts, strict=True))
