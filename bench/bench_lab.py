@@ -5,7 +5,7 @@ decision in every system (on the README's search-vs-greedy examples), beside the
 whole-battle cost and the ways of cloning a state (replaying the record, ``copy.deepcopy``, the
 state's own ``clone()``).
 
-Run: ``python -m bench.bench_lab [BATTLES] [--repeat R]`` (default 3,000 maai duels, 2 rounds,
+Run: ``python -m bench.bench_lab [BATTLES] [--repeat R] [--search-only]`` (default 3,000 maai duels, 2 rounds,
 interleaved; the best round of each backend is printed, the machine being shared).
 """
 
@@ -33,7 +33,7 @@ DUEL = ROOT / "maai" / "duel.yaml"
 SEARCH_CASES = [
     (ROOT / "maai" / "duel.yaml", "味方", "search:40", 3),
     (ROOT / "fantasy" / "focus_fire.yaml", "party", "search:30", 3),
-    (ROOT / "sengensyou" / "focus_fire.yaml", "reimu_side", "search:24:action", 1),
+    (ROOT / "sengensyou" / "focus_fire.yaml", "reimu_side", "search:48:action", 1),
 ]
 
 
@@ -53,9 +53,10 @@ def battles_per_second(workers: int, dask: str | None, battles: int) -> tuple[fl
     return battles / run.seconds, time.perf_counter() - t_start
 
 
-def clone_costs(path: Path) -> tuple[float, float | None, float | None, int]:
-    """(replay ms, deepcopy ms or None, the state's clone() ms or None, decisions) at the middle
-    of a greedy battle."""
+def clone_costs(path: Path) -> tuple[float, float | None, float | None, int, int]:
+    """(replay ms, deepcopy ms or None, the state's clone() ms or None, decisions before the
+    clone, decisions in all) at the middle of a greedy battle (sengensyou: the last action
+    decision before it, where its clone() works)."""
     loaded = load_encounter(path)
     combat = loaded.new_combat()
     greedy = policy_for(loaded.module, "greedy")
@@ -65,6 +66,8 @@ def clone_costs(path: Path) -> tuple[float, float | None, float | None, int]:
     n = len(combat.record)
     while len(combat.record) > n // 2:
         combat.pop()
+    while not getattr(combat.state, "can_clone", lambda: True)() and combat.record:
+        combat.pop()  # sengensyou: back to an action decision
     t = time.process_time()
     for _ in range(10):
         replay_state(combat._new_state, combat.record)
@@ -83,7 +86,7 @@ def clone_costs(path: Path) -> tuple[float, float | None, float | None, int]:
         for _ in range(10):
             clone()
         own = (time.process_time() - t) / 10 * 1e3
-    return replay, deep, own, n
+    return replay, deep, own, len(combat.record), n
 
 
 def search_cost(path: Path, side: str, policy: str, battles: int = 2) -> tuple[float, float, int, str]:
@@ -107,6 +110,20 @@ def search_cost(path: Path, side: str, policy: str, battles: int = 2) -> tuple[f
 def main(argv: list[str]) -> None:
     battles = int(argv[0]) if argv and argv[0].isdigit() else 3000
     repeat = int(argv[argv.index("--repeat") + 1]) if "--repeat" in argv else 2
+    if "--search-only" not in argv:
+        sweep(battles, repeat)
+    print("search policy (sequential halving over plans, greedy rollouts), CPU time per searched decision:")
+    for path, side, policy, runs in SEARCH_CASES:
+        replay, deep, own, at, n = clone_costs(path)
+        per, greedy_ms, sims, how = search_cost(path, side, policy, runs)
+        deep_s = f"{deep:.2f} ms" if deep is not None else "impossible"
+        own_s = f", clone() {own:.2f} ms" if own is not None else ""
+        print(f"  {path.parent.name}/{path.name} {side}={policy}: {per:8.1f} ms per decision ({sims} simulations, "
+              f"{how}); a whole greedy battle {greedy_ms:.1f} ms; clone at mid-battle ({at} of {n} decisions): "
+              f"replay {replay:.2f} ms, deepcopy {deep_s}{own_s}")
+
+
+def sweep(battles: int, repeat: int) -> None:
     print(f"lab sweep point: {battles} greedy maai duels ({DUEL.name}), best of {repeat} interleaved rounds")
     best: dict[str, tuple[float, float]] = {}
     for _ in range(repeat):
@@ -119,16 +136,6 @@ def main(argv: list[str]) -> None:
     for name, (rate, wall) in best.items():
         print(f"  {name:32s} {rate:8.0f} battles/s  ×{rate / base:4.2f}  (wall {wall:5.1f} s with start-up)")
     print("  target: ×1.80 on 2 workers with processes")
-    print("search policy (sequential halving over plans, greedy rollouts), CPU time per searched decision:")
-    for path, side, policy, runs in SEARCH_CASES:
-        replay, deep, own, n = clone_costs(path)
-        per, greedy_ms, sims, how = search_cost(path, side, policy, runs)
-        deep_s = f"{deep:.2f} ms" if deep is not None else "impossible"
-        own_s = f", clone() {own:.2f} ms" if own is not None else ""
-        print(f"  {path.parent.name}/{path.name} {side}={policy}: {per:8.1f} ms per decision ({sims} simulations, "
-              f"{how}); a whole greedy battle {greedy_ms:.1f} ms; clone at mid-battle ({n // 2} of {n} decisions): "
-              f"replay {replay:.2f} ms, deepcopy {deep_s}{own_s}")
-
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -20,11 +20,13 @@ only for a plan that scored strictly better on the same seeds (win 2, draw 1, lo
 deciding side), so noise alone rarely makes it play worse than greedy.
 
 Cloning: a state's own ``clone()`` where it has one (fantasy: a deep copy that shares the
-encounter, 0.4 ms), else ``copy.deepcopy``, else **replaying its combat record** onto a fresh
-state (the record holds every decision and its dice): the maai state holds mapping proxies
-and closures and the sengensyou state a generator, none of which can be copied (maai replays
-mid-duel in 0.7 ms; sengensyou about 19 ms, most of it the odds of every option of every
-decision replayed, hence ``search:N:action``).  ``bench/bench_lab.py`` prints the costs.  The policy is therefore bound
+encounter, 0.4 ms; sengensyou: its data copied and its generator flow resumed at the pending
+action decision, ``turn.battle``'s ``resume``, where ``can_clone()`` says so), else
+``copy.deepcopy``, else **replaying its combat record** onto a fresh state (the record holds
+every decision and its dice): the maai state holds mapping proxies and closures, which cannot
+be copied (it replays mid-duel in 0.7 ms), and sengensyou replays at its other decisions
+(about 19 ms, most of it the odds of every option of every decision replayed, hence
+``search:N:action``).  ``bench/bench_lab.py`` prints the costs.  The policy is therefore bound
 to the :class:`~ikusa.engine.combat.Combat` it plays in (:meth:`SearchPolicy.bind`); the lab's
 battle loop and :func:`ikusa.engine.runner.run_ai` do that.
 
@@ -178,9 +180,9 @@ class SearchPolicy:
 
     def cloner(self, state: Any) -> Callable[[], GameState]:
         """A function returning a fresh copy of ``state`` (the bound combat's current state)."""
-        if self.copier == "clone":
+        if self.copier == "clone" and getattr(state, "can_clone", lambda: True)():
             return partial(state.clone)
-        if self.copier == "deepcopy":
+        if self.copier == "deepcopy":  # (a clone() that cannot copy here: replay, below)
             return partial(copy.deepcopy, state)
         assert self._combat is not None
         return partial(replay_state, self._combat._new_state, list(self._combat.record))

@@ -38,11 +38,11 @@ def test_replayed_clone_is_the_state(path: str) -> None:
 
 
 def test_search_plays_whole_battles_legally_in_every_system() -> None:
-    # the state's own clone() where it has one (fantasy), replay where it cannot be copied
-    # (maai: mapping proxies and closures; sengensyou: a generator)
+    # the state's own clone() where it has one (fantasy; sengensyou at action decisions), replay
+    # where it cannot be copied (maai: mapping proxies and closures)
     for path, side, policy, copier in [("maai/duel.yaml", "味方", "search:4", "replay"),
                                        ("fantasy/water_fight.yaml", "party", "search:4", "clone"),
-                                       ("sengensyou/focus_fire.yaml", "reimu_side", "search:4:action", "replay")]:
+                                       ("sengensyou/focus_fire.yaml", "reimu_side", "search:4:action", "clone")]:
         player = Player(Variant.read(EX / path, (), PolicySpec.parse([f"{side}={policy}"])))
         m = player.fight(9)
         pol = player.policies[side]
@@ -144,3 +144,26 @@ def test_policy_spec_per_side() -> None:
     spec = PolicySpec.parse(["random", "敵=search:10"])
     assert spec.names() == {"*": "random", "敵": "search:10"}
     assert spec.label() == "random, 敵=search:10"
+
+
+def test_sengensyou_search_shoots_the_gunner_on_clones() -> None:
+    """examples/sengensyou/focus_fire.yaml, 霊夢's second turn: greedy fires another 弾幕; the
+    search (clone() at action decisions, no replay) puts its DP into a shot at the frail 妖精,
+    the plan behind its +29 % (README, lab section)."""
+    loaded = load_encounter(EX / "sengensyou/focus_fire.yaml")
+    combat = loaded.new_combat()
+    greedy = policy_for(loaded.module, "greedy")
+    dice, rng = CrnSource(5), random.Random(1)
+    seen = 0
+    while (d := combat.pending()) is not None:
+        if d.actor == "reimu" and d.kind == "action":
+            seen += 1
+            if seen == 2:
+                break
+        combat.push(greedy.choose(combat.state, d, rng), dice)
+    assert d is not None and combat.state.turn == 2  # type: ignore[attr-defined]
+    assert greedy.choose(combat.state, d, random.Random(0)) == "barrage:onmyou"
+    search = SearchPolicy(greedy, 48)
+    search.bind(combat)
+    assert search.copier == "clone"
+    assert search.choose(combat.state, d, random.Random(0)).startswith("shot:fairy:")

@@ -8,9 +8,10 @@ graze → 霊力 (G-R12).
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import combinations, product
 
-from ikusa.engine.protocol import Option
+from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import attacks, gm, graze, movement, spellcards
 from ikusa.systems.sengensyou.bullets import (
     BARRAGE_DP,
@@ -25,7 +26,7 @@ from ikusa.systems.sengensyou.bullets import (
     state_variants,
 )
 from ikusa.systems.sengensyou.character import Fighter
-from ikusa.systems.sengensyou.defence import check_odds, dp_to_evade_vs, evasion, hit_odds_vs
+from ikusa.systems.sengensyou.defence import Evasion, check_odds, dp_to_evade_vs, evasion, hit_odds_vs
 from ikusa.systems.sengensyou.effects import GM_END, GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
@@ -76,43 +77,65 @@ def shot_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     """G-R15 / G-R20: ショット with n DP (n d6) at a front-row, discovered enemy.  ``odds`` is
     the chance the shot still hits when the target evades with every die it may use; the
     label adds what the shot is likely to cost the target (dice to evade the average)."""
-    opts: list[Option] = []
     if not can_use_front_attacks(f) or cap < MIN_COMBAT_DICE:
-        return opts
+        return []
+    # per target once (issue #12): its surprise/fixed-dice numbers, id, name and DP; the whole
+    # list is kept by them all, and each target's block by its own (see _interleaved)
+    targets = tuple((evasion(st, f, t), t.id, t.name, t.dp) for t in shot_targets(st, f))
+    return list(st.fighter_options(f, ("shots", cap, targets), partial(_interleaved, st, f, cap, targets)))
+
+
+def _interleaved(st: SengensyouState, f: Fighter, cap: int,
+                 targets: tuple[tuple[Evasion, str, str, int], ...]) -> list[Option]:
+    """Every target at 1 DP, then at 2 DP, … for each variant, from each target's block (its
+    options at every DP for every variant: another target's DP does not change them)."""
+    blocks = [st.fighter_options(f, ("shot", cap, *t), partial(_shot_block, st, f, cap, *t)) for t in targets]
+    return [b[i] for i in range(len(blocks[0])) for b in blocks] if blocks else []
+
+
+def _shot_block(st: SengensyouState, f: Fighter, cap: int, ev: Evasion, tid: str, tname: str,
+                tdp: int) -> list[Option]:
+    """One target's shot options: for each variant, at MIN_COMBAT_DICE … ``cap`` DP."""
+    opts: list[Option] = []
     vs = state_variants(st, f, "shot")
-    # per target once (issue #12): its surprise/fixed-dice numbers, id, name and DP
-    targets = [(evasion(st, f, t), t.id, t.name, t.dp) for t in shot_targets(st, f)]
-    shown: dict[float, str] = {}  # odds → "42%"
     for v in vs:
         base = v.check_base(f)
         src = f" {v.bullet.name}〈{v.check_skill}〉" if len(vs) > 1 else ""
         dmg = v.damage_text()
         exp = expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)
         vkey = v.key
-        for n in range(MIN_COMBAT_DICE, cap + 1):  # every target at 1 DP, then at 2 DP, …
-            for ev, tid, tname, tdp in targets:
-                odds = hit_odds_vs(st, ev, base, n)
-                need = dp_to_evade_vs(st, ev, base, n)
-                cost_t = f"回避に約{need}DP要" if need is not None else "回避困難"
-                pct = shown.get(odds)
-                if pct is None:
-                    pct = shown[odds] = f"{odds:.0%}"
-                opts.append(Option(
-                    f"shot:{tid}:{n}:{vkey}",
-                    f"ショット→{tname} {n}DP{src} {base}+{n}D6 ダメージ{dmg} "
-                    f"(相手DP{tdp}: {cost_t}; 全DP回避でも命中{pct})",
-                    n, odds, {"kind": "shot", "target": tid, "dp": n, "src": vkey, "exp_damage": exp}))
+        for n in range(MIN_COMBAT_DICE, cap + 1):
+            odds = hit_odds_vs(st, ev, base, n)
+            need = dp_to_evade_vs(st, ev, base, n)
+            cost_t = f"回避に約{need}DP要" if need is not None else "回避困難"
+            opts.append(Option(
+                f"shot:{tid}:{n}:{vkey}",
+                f"ショット→{tname} {n}DP{src} {base}+{n}D6 ダメージ{dmg} "
+                f"(相手DP{tdp}: {cost_t}; 全DP回避でも命中{odds:.0%})",
+                n, odds, {"kind": "shot", "target": tid, "dp": n, "src": vkey, "exp_damage": exp}))
     return opts
 
 
 def homing_options(st: SengensyouState, f: Fighter) -> list[Option]:
     """G-R16 / G-R20: ホーミング at up to ceil(〈ホーミング〉/2) targets, 2 DP each, +10 per
     extra 2 DP on a target (once unless G-G12 says repeatable; then at most twice)."""
+    if f.dp < HOMING_DP_PER_TARGET or not state_variants(st, f, "homing"):
+        return []
+    targets = tuple((t.id, t.name) for t in st.enemies(f) if not t.hidden)
+    return list(st.fighter_options(f, ("homing", f.dp, targets), partial(_affordable, st, f, f.dp, targets)))
+
+
+def _affordable(st: SengensyouState, f: Fighter, dp: int, targets: tuple[tuple[str, str], ...]) -> list[Option]:
+    """The homing options costing ≤ ``dp``, in order, from the list of every one (kept per
+    targets: issue #12, one build for every DP)."""
+    every = st.fighter_options(f, ("homing", None, targets), partial(_homing_options, st, f, targets))
+    return [o for o in every if (o.cost or 0) <= dp]
+
+
+def _homing_options(st: SengensyouState, f: Fighter, targets: tuple[tuple[str, str], ...]) -> list[Option]:
+    """Every homing option at ``targets``, whatever it costs."""
     hv = state_variants(st, f, "homing")
     opts: list[Option] = []
-    if not hv or f.dp < HOMING_DP_PER_TARGET:
-        return opts
-    targets = [t for t in st.enemies(f) if not t.hidden]
     kmax = min(homing_target_cap(f), len(targets))
     boost_levels = (0, 1, 2) if st.opt.homing_boost_repeatable else (0, 1)
     for v in hv:
@@ -123,55 +146,64 @@ def homing_options(st: SengensyouState, f: Fighter) -> list[Option]:
             for group in combinations(targets, k):
                 for boosts in product(boost_levels, repeat=k):
                     cost = homing_cost(boosts)
-                    if cost > f.dp:
-                        continue
-                    spec = ",".join(t.id + (f"+{b}" if b else "") for t, b in zip(group, boosts, strict=True))
-                    shown = ", ".join(f"{t.name}:{base + HOMING_BOOST_BONUS * b}"
-                                      for t, b in zip(group, boosts, strict=True))
+                    spec = ",".join(tid + (f"+{b}" if b else "") for (tid, _), b in zip(group, boosts, strict=True))
+                    shown = ", ".join(f"{tname}:{base + HOMING_BOOST_BONUS * b}"
+                                      for (_, tname), b in zip(group, boosts, strict=True))
                     opts.append(Option(
                         f"homing:{v.key}:{spec}",
                         f"ホーミング {v.bullet.name} DP{cost} 固定達成値 {shown} (ダメージ{dmg})",
                         cost, None,
-                        {"kind": "homing", "src": v.key, "targets": [t.id for t in group],
+                        {"kind": "homing", "src": v.key, "targets": [tid for tid, _ in group],
                          "boosts": list(boosts), "base": base, "exp_damage": exp}))
     return opts
 
 
 def melee_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     """G-R17 / G-G15: n DP on the approach (at least one die left for the hit check)."""
-    opts: list[Option] = []
     if not (can_melee(f) and can_use_front_attacks(f) and cap >= 2 * MIN_COMBAT_DICE):
-        return opts
+        return []
+    tns = tuple((t.id, t.name, attacks.approach_tn(st, t)) for t in shot_targets(st, f))  # once per target
+    return list(st.fighter_options(f, ("melee", cap, tns), partial(_melee_options, st, f, cap, tns)))
+
+
+def _melee_options(st: SengensyouState, f: Fighter, cap: int, tns: tuple[tuple[str, str, int], ...]) -> list[Option]:
+    opts: list[Option] = []
     _, ddice, dfixed = melee_numbers(f)
     base = f.stat("感覚") + f.skill("回避")
-    targets = shot_targets(st, f)
-    tns = [(t, attacks.approach_tn(st, t)) for t in targets]  # per target once (issue #12)
     exp = expected(ddice, dfixed)
     for n in range(MIN_COMBAT_DICE, cap - MIN_COMBAT_DICE + 1):
-        for t, tn in tns:
+        for tid, tname, tn in tns:
             odds = check_odds(st, f, base, n, tn)
             opts.append(Option(
-                f"melee:{t.id}:{n}", f"近接攻撃→{t.name} 接近{n}DP 感覚+〈回避〉{base}+{n}D6 ≥ {tn} "
+                f"melee:{tid}:{n}", f"近接攻撃→{tname} 接近{n}DP 感覚+〈回避〉{base}+{n}D6 ≥ {tn} "
                 f"(ダメージ{ddice}D+{dfixed}; 接近成功率{odds:.0%})", n, odds,
-                {"kind": "melee", "target": t.id, "dp": n, "exp_damage": exp}))
+                {"kind": "melee", "target": tid, "dp": n, "exp_damage": exp}))
     return opts
 
 
 def spell_options(st: SengensyouState, f: Fighter, cap: int) -> list[Option]:
     """G-R20 / G-G22: スペル with ≤ 3D, paying 霊力."""
+    if not f.spec.spells:
+        return []
+    targets = tuple((t.id, t.name) for t in st.enemies(f) if not t.hidden)
+    return list(st.fighter_options(f, ("spell", f.reiryoku, cap, targets),
+                                   partial(_spell_options, st, f, cap, targets)))
+
+
+def _spell_options(st: SengensyouState, f: Fighter, cap: int, targets: tuple[tuple[str, str], ...]) -> list[Option]:
     opts: list[Option] = []
     for sp_id in f.spec.spells:
         sp = f.cat.spells[sp_id]
         if f.ability(sp.ability) < 1 or f.reiryoku < sp.reiryoku:
             continue
         base = f.stat(sp.stat) + f.ability(sp.ability)
-        for t in [t for t in st.enemies(f) if not t.hidden]:
+        for tid, tname in targets:
             for n in range(MIN_COMBAT_DICE, min(st.opt.other_max_dice, cap) + 1):
                 odds = check_odds(st, f, base, n, sp.tn)
-                opts.append(Option(f"spell:{sp_id}:{t.id}:{n}",
-                                   f"スペル {sp.name}→{t.name} {n}DP 発動{base}+{n}D6 ≥ {sp.tn} "
+                opts.append(Option(f"spell:{sp_id}:{tid}:{n}",
+                                   f"スペル {sp.name}→{tname} {n}DP 発動{base}+{n}D6 ≥ {sp.tn} "
                                    f"(霊力{sp.reiryoku}; 発動率{odds:.0%})", n, odds,
-                                   {"kind": "spell", "spell": sp_id, "target": t.id, "dp": n,
+                                   {"kind": "spell", "spell": sp_id, "target": tid, "dp": n,
                                     "exp_damage": expected(sp.damage_dice, f.stat(sp.damage_stat))}))
     return opts
 
@@ -219,17 +251,23 @@ def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
     return opts
 
 
-def take_action(st: SengensyouState, f: Fighter) -> Flow:
-    """The character's action: free actions first, then one attack action, 待機 or 終了."""
-    if st.fx.skip and f.id in st.fx.skip:  # issue #8: the GM skipped this turn (sengensyou/rulings.py)
+def take_action(st: SengensyouState, f: Fighter, pending: Decision | None = None) -> Flow:
+    """The character's action: free actions first, then one attack action, 待機 or 終了.
+    ``pending``: a clone resumes here with its action decision already asked (turn.battle)."""
+    # issue #8: the GM skipped this turn (sengensyou/rulings.py)
+    if pending is None and st.fx.skip and f.id in st.fx.skip:
         st.fx.skip.discard(f.id)
         f.acted = True
         st.emit("skip", "GM", f"{f.name} の手番はGM裁定で飛ばされた", who=f.id)
         return
     while True:
-        opts = action_options(st, f)
-        key = yield from ask(f.id, "action", f"{f.name}の行動 (DP {f.dp}/{f.dp_max}, HP {f.hp}, グレイズ {f.graze})",
-                             opts)
+        if pending is not None:
+            key = yield pending  # "action" is REFRESHED: ask() would return any key as it is
+            pending = None
+        else:
+            opts = action_options(st, f)
+            key = yield from ask(f.id, "action", f"{f.name}の行動 (DP {f.dp}/{f.dp_max}, HP {f.hp}, "
+                                 f"グレイズ {f.graze})", opts)
         if key == GM_REFRESH:  # a GM ruling changed what the options depend on
             continue
         if key == GM_END:

@@ -8,6 +8,7 @@ HP = 10 + 耐久 × 4; 霊力 = 意志 × 4.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -142,6 +143,13 @@ class Fighter:
 
     def feat(self, name: str) -> int:
         return self.spec.feats.get(name, 0)
+
+    def copy(self) -> Fighter:
+        """An independent copy (the spec and catalogue shared: no battle changes them)."""
+        g = copy.copy(self)
+        g.sc_used = set(self.sc_used)
+        g.sc_deployed = dict(self.sc_deployed)
+        return g
 
     def gain_dp(self, n: int, cap: bool = True) -> int:
         """Recover ``n`` DP (capped at DP最大値 when ``cap``, G-G03); returns the gain."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from operator import mul
 
-from ikusa.dice.odds import sum_counts
 from ikusa.dice.source import DiceSource
 from ikusa.systems.sengensyou.check import fixed_dice_value, pool_total
 
@@ -60,10 +60,12 @@ def roll_damage(n: int, dice: DiceSource, purpose: str, roller: str = "") -> tup
 @cache
 def _counts(n: int) -> tuple[int, ...]:
     """Ways to roll each sum with n d6 (index = sum); 6**n outcomes in all (exact)."""
-    dist = [0] * (6 * n + 1)
-    for total, ways in sum_counts(n, 6):
-        dist[total] = ways
-    return tuple(dist)
+    if n <= 0:
+        return (1,)
+    # issue #12: one more die on n − 1 dice (each sum = the six sums a face below it), O(n)
+    # per pool instead of convolving all n dice afresh; the same counts as dice.odds.sum_counts
+    prev = _counts(n - 1)
+    return (0, *(sum(prev[max(0, t - 6):t]) for t in range(1, 6 * n + 1)))
 
 
 @cache
@@ -100,11 +102,12 @@ def p_beats(base_a: int, n_a: int, base_b: int, n_b: int) -> float:
 def p_beats_by(lead: int, n_a: int, n_b: int) -> float:
     """P(n_a d6 ≥ n_b d6 + ``lead``), exact ratio as a float."""
     tail, cb = _tail(n_a), _counts(n_b)
-    last = len(tail) - 1
-    ways = 0
-    for sb, c in enumerate(cb):
-        if c:
-            ways += c * tail[min(max(lead + sb, 0), last)]
+    last = len(tail) - 1  # tail[last] = 0: no sum reaches it
+    # B's sums sb with lead + sb ≤ 0 are beaten by every roll of A (tail[0]); those with
+    # lead + sb ≥ last by none; the rest pair B's counts with A's tail (issue #12: one C-level
+    # sum of products instead of a Python loop; the same integer)
+    lo, hi = min(max(-lead, 0), len(cb)), min(max(last - lead, 0), len(cb))
+    ways = tail[0] * sum(cb[:lo]) + sum(map(mul, cb[lo:hi], tail[lo + lead:hi + lead]))
     return float(ways / (6**n_a * 6**n_b))
 
 

@@ -20,7 +20,7 @@ line as ``9+1(祝福)+3D6[4,2,6]=22``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ikusa.engine.effects import EffectBook, EffectSpec
@@ -66,6 +66,12 @@ class SengensyouFx:
     #: fighters whose next action is skipped (skip_turn)
     skip: set[str] = field(default_factory=set)
 
+    def copy(self) -> SengensyouFx:
+        """An independent copy (effect specs shared: they are never changed)."""
+        book = EffectBook([replace(e) for e in self.book.active], self.book._next)
+        return SengensyouFx(book, dict(self.homebrew), {k: list(v) for k, v in self.next_mod.items()},
+                            dict(self.override), set(self.skip))
+
     @property
     def busy(self) -> bool:
         return bool(self.book.active or self.next_mod or self.override)
@@ -85,8 +91,6 @@ def kind_of(purpose: str, name: str) -> str:
 def gm_pool(st: Any, f: Any, base: int, n: int, purpose: str) -> PoolRoll:
     """``st.check`` with the GM's parts: effects and one-off modifiers on 判定値 (shown in the
     line), and an overruled 達成値 (the dice are still rolled and recorded)."""
-    from dataclasses import replace
-
     from ikusa.systems.sengensyou.checks_flow import pool
     from ikusa.systems.sengensyou.status import refund_free_check
 

@@ -16,6 +16,9 @@ from ikusa.systems.sengensyou.catalog import Catalog, catalog
 from ikusa.systems.sengensyou.character import STATS, CharacterSpec
 from ikusa.systems.sengensyou.options import SengensyouOptions
 
+#: the most entries one encounter memo holds before it starts afresh (issue #12)
+MEMO_CAP = 50_000
+
 
 class Reinforcement(BaseModel):
     """G-R28: a character joining at the start of ``turn`` with DP = DP回復数 × 2."""
@@ -49,6 +52,17 @@ class Encounter(EffectsSetup):
     #: effects active at the start: ``{unit, effect: {...}}`` or ``{unit, name}``
     effects: list[dict[str, Any]] = Field(default_factory=list)
     _catalog: Catalog | None = PrivateAttr(None)
+    #: issue #12: memos shared by every battle of this encounter (SengensyouState.option_memo …)
+    _memos: dict[str, dict[Any, Any]] = PrivateAttr(default_factory=dict)
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """The memo ``name`` of this encounter's battles (option lists keyed by every number
+        they are made from): built once, shared by every battle of the encounter (issue #12);
+        emptied past MEMO_CAP entries, so a long-running table never grows without bound."""
+        got = self._memos.get(name)
+        if got is None or len(got) > MEMO_CAP:
+            got = self._memos[name] = {}
+        return got
 
     @property
     def catalog(self) -> Catalog:

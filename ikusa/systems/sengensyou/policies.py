@@ -24,6 +24,10 @@ def _n(key: str) -> int:
     return int(key.rsplit(":", 1)[1])
 
 
+#: the option kinds GreedyPolicy._score scores (every other kind: None)
+SCORED = frozenset({"barrage", "shot", "homing", "melee", "spell", "sc"})
+
+
 class GreedyPolicy:
     """A deterministic heuristic player (uses no randomness)."""
 
@@ -50,17 +54,34 @@ class GreedyPolicy:
     def _action(self, st: Any, d: Decision) -> str:
         f = st.f(d.actor)
         keys = d.keys()
-        deploy = [k for k in keys if k.startswith("deploy:")]
-        if deploy and f.hp * 2 < f.hp_max:
-            return deploy[0]
-        shoudan = [k for k in keys if k.startswith("shoudan:")]
-        if shoudan and f.dp <= 2:
-            return shoudan[0]
+        if f.hp * 2 < f.hp_max:  # (the key scans only when they can matter: issue #12)
+            deploy = [k for k in keys if k.startswith("deploy:")]
+            if deploy:
+                return deploy[0]
+        if f.dp <= 2:
+            shoudan = [k for k in keys if k.startswith("shoudan:")]
+            if shoudan:
+                return shoudan[0]
         # the first option of the highest score above 0.5 (a later equal score never wins)
         best_score, best_key = 0.5, "wait" if "wait" in keys else "end"
         score_of = self._score
+        dp, fighters = f.dp, st.fighters
         for o in d.options:
-            score = score_of(st, f, o)
+            data = o.data
+            kind = data.get("kind")
+            if kind not in SCORED:  # _score gives None (issue #12: moves, その他 … not scored at all)
+                continue
+            if kind == "shot":  # the most numerous: _score's shot line, inlined (issue #12)
+                dmg = float(data.get("exp_damage", 0.0))
+                cost = o.cost or 0
+                odds = o.odds or 0.0
+                if odds >= 0.75 and fighters[data["target"]].dp <= 5:
+                    score: float | None = dmg * odds + 4 - 0.3 * cost
+                else:
+                    reserve = 0.0 if dp - cost >= 4 else 2.0
+                    score = 0.45 * min(cost, 5) + 0.5 * odds * dmg - 0.6 * max(0, cost - 5) - reserve
+            else:
+                score = score_of(st, f, o)
             if score is not None and score > best_score:
                 best_score, best_key = score, o.key
         return best_key

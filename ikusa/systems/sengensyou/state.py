@@ -35,6 +35,8 @@ class SengensyouState:
 
         self.enc = encounter
         self.opt = encounter.options
+        #: the encounter's sides, in order (issue #12: asked at every update_end)
+        self.sides: list[str] = encounter.sides
         self.fighters: dict[str, Fighter] = {}
         for c in encounter.characters:
             self.fighters[c.id] = new_fighter(c, self.opt, cat=encounter.catalog)
@@ -52,14 +54,20 @@ class SengensyouState:
         self.dice: DiceSource = ScriptedSource([])
         self.out: list[Event] = []
         #: issue #12: each fighter's attack variants (bullets.state_variants), by (id, kind, need_skill)
-        self.variant_memo: dict[tuple[str, str, bool], tuple[object, object, list[Any]]] = {}
+        #: (shared by every battle of the encounter: Encounter.memo)
+        self.variant_memo: dict[tuple[str, str, bool], tuple[object, object, list[Any]]] = encounter.memo("variants")
         #: issue #12: option lists that depend only on a few numbers (DP declarations, rolled
-        #: moves …), built once per battle and shared (options are immutable): see options()
-        self.option_memo: dict[tuple[Any, ...], tuple[Option, ...]] = {}
+        #: moves …), built once per encounter and shared (options are immutable): see options()
+        self.option_memo: dict[tuple[Any, ...], tuple[Option, ...]] = encounter.memo("options")
+        #: the same for one fighter's options (shots, melee …): see fighter_options()
+        self.fighter_memo: dict[tuple[Any, ...], tuple[object, object, tuple[Option, ...]]] = \
+            encounter.memo("fighter_options")
         self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
         #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
         self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))
         rulings.start_effects(self)
+        #: where the flow is while a character acts: (the turn's order, its index); turn.battle
+        self.cursor: tuple[list[str], int] | None = None
         self._flow: Flow = battle(self)
         self._pending: Decision | None = self._step(None)
 
@@ -79,6 +87,38 @@ class SengensyouState:
         self._pending = self._step(action)
         out, self.out = self.out, []
         return out
+
+    def can_clone(self) -> bool:
+        """Whether :meth:`clone` can copy the state now: at an action decision (issue #11)."""
+        d = self._pending
+        return d is not None and d.kind == "action" and self.cursor is not None and not self.finished
+
+    def clone(self) -> SengensyouState:
+        """An independent copy at an action decision, with no replay (issue #11: the search
+        policy's simulations): the data is copied (the encounter, its specs and catalogue and
+        the option memos shared: no battle changes them) and a new flow resumes at the same
+        point of ``turn.battle``: same decisions and dice → the same events, byte for byte."""
+        from ikusa.systems.sengensyou.turn import battle
+
+        d = self._pending
+        if d is None or self.cursor is None or not self.can_clone():
+            raise ValueError(f"a sengensyou state is cloned at an action decision, not at {d and d.kind!r}")
+        new = SengensyouState.__new__(SengensyouState)
+        new.enc, new.opt, new.sides = self.enc, self.opt, self.sides
+        new.fighters = {k: f.copy() for k, f in self.fighters.items()}
+        new.arrivals = dict(self.arrivals)
+        new.turn, new.order, new.winner = self.turn, list(self.order), self.winner
+        new.finished, new.scene_over = self.finished, self.scene_over
+        new.dice = ScriptedSource([])
+        new.out = list(self.out)
+        new.variant_memo, new.option_memo, new.fighter_memo = self.variant_memo, self.option_memo, self.fighter_memo
+        new.attack_serial = self.attack_serial
+        new.fx = self.fx.copy()
+        order, index = self.cursor
+        new.cursor = self.cursor
+        new._flow = battle(new, (order, index, d))
+        new._pending = new._step(None)
+        return new
 
     def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
         """A GM ruling (issue #8 §2; the ops are sengensyou/rulings.py's); refused → InputError."""
@@ -135,6 +175,17 @@ class SengensyouState:
             got = self.option_memo[key] = tuple(build())
         return got
 
+    def fighter_options(self, f: Fighter, key: tuple[Any, ...],
+                        build: Callable[[], list[Option]]) -> tuple[Option, ...]:
+        """:meth:`options` for options made from ``f``'s character sheet and catalogue (kept
+        with them: a unit added by a ruling under the same id gets its own) and the numbers
+        in ``key``."""
+        k = (f.id, *key)
+        got = self.fighter_memo.get(k)
+        if got is None or got[0] is not f.spec or got[1] is not f.cat:
+            got = self.fighter_memo[k] = (f.spec, f.cat, tuple(build()))
+        return got[2]
+
     def active(self) -> list[Fighter]:
         return [f for f in self.fighters.values() if f.active]
 
@@ -165,12 +216,10 @@ class SengensyouState:
     def update_end(self) -> bool:
         """The battle ends when at most one side still has characters in it (or coming: a
         reinforcement due after the turn cap never arrives, so it does not keep a side alive)."""
-        alive = []
-        for side in self.enc.sides:
-            if any(g.side == side and (g.active or (not g.in_battle and not g.down and not g.escaped
-                                                    and self.arrivals.get(g.id, 0) <= self.opt.max_turns))
-                   for g in self.fighters.values()):
-                alive.append(side)
+        cap = self.opt.max_turns
+        staying = {g.spec.side for g in self.fighters.values()  # one pass (issue #12)
+                   if (g.in_battle or self.arrivals.get(g.spec.id, 0) <= cap) and not g.down and not g.escaped}
+        alive = [side for side in self.sides if side in staying]
         if len(alive) <= 1:
             self.finished = True
             self.winner = alive[0] if alive else None

@@ -7,41 +7,57 @@ from __future__ import annotations
 
 from functools import partial
 
-from ikusa.engine.protocol import Option
+from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou.character import ROW_JA, Fighter
 from ikusa.systems.sengensyou.effects import GM_REFRESH, recovery_parts, tick_turn
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
 
-def battle(st: SengensyouState) -> Flow:
-    """The whole battle, turn after turn, then the GM's scene end."""
+def battle(st: SengensyouState, resume: tuple[list[str], int, Decision] | None = None) -> Flow:
+    """The whole battle, turn after turn, then the GM's scene end.
+
+    ``resume`` = (the turn's order, the index of the acting character, its pending action
+    decision): the flow of a :meth:`SengensyouState.clone` taken at an action decision
+    (issue #11), which yields that decision first and goes on exactly as the original would.
+    Everything else the flow needs is the state's data; ``st.cursor`` records where it is."""
     from ikusa.systems.sengensyou.actions import take_action
     from ikusa.systems.sengensyou.movement import escape_contests
 
-    st.emit("battle_start", "G-H04", f"戦闘開始: {st.enc.title or '千幻抄'}",
-            sides=st.enc.sides)
-    while not st.update_end():
-        st.turn += 1
-        if st.turn > st.opt.max_turns:
-            st.turn = st.opt.max_turns
-            st.finished = True
-            st.winner = None
-            st.emit("turn_cap", "invented:max_turns",
-                    f"{st.opt.max_turns}ターン経過: GMが戦闘を打ち切る (勝者なし)", max_turns=st.opt.max_turns)
-            break
-        if st.opt.gm_turn_prompt and st.turn > 1:
-            key = yield from ask("GM", "gm_turn", f"第{st.turn}ターン開始前: 戦闘を続けるか",
-                                 [Option("continue", "続ける"), Option("end_scene", "戦闘シーン終了を宣言")])
-            if key == "end_scene":
+    if resume is None:
+        st.emit("battle_start", "G-H04", f"戦闘開始: {st.enc.title or '千幻抄'}",
+                sides=st.enc.sides)
+    while resume is not None or not st.update_end():
+        if resume is None:
+            st.turn += 1
+            if st.turn > st.opt.max_turns:
+                st.turn = st.opt.max_turns
                 st.finished = True
                 st.winner = None
-                end_scene(st)
-                return
-        yield from turn_start(st)
-        for fid in list(st.order):
-            f = st.f(fid)
+                st.emit("turn_cap", "invented:max_turns",
+                        f"{st.opt.max_turns}ターン経過: GMが戦闘を打ち切る (勝者なし)", max_turns=st.opt.max_turns)
+                break
+            if st.opt.gm_turn_prompt and st.turn > 1:
+                key = yield from ask("GM", "gm_turn", f"第{st.turn}ターン開始前: 戦闘を続けるか",
+                                     [Option("continue", "続ける"), Option("end_scene", "戦闘シーン終了を宣言")])
+                if key == "end_scene":
+                    st.finished = True
+                    st.winner = None
+                    end_scene(st)
+                    return
+            yield from turn_start(st)
+            order, start = list(st.order), 0
+        else:  # a clone: inside take_action of order[start], its decision pending
+            order, start, pending = resume
+            resume = None
+            st.cursor = (order, start)
+            yield from take_action(st, st.f(order[start]), pending)
+            start += 1
+        for i in range(start, len(order)):
+            f = st.f(order[i])
             if f.active and not f.acted and not st.update_end():
+                st.cursor = (order, i)
                 yield from take_action(st, f)
+        st.cursor = None
         if st.update_end():
             break
         yield from escape_contests(st)
@@ -132,7 +148,7 @@ def choose_rows(st: SengensyouState) -> Flow:
     In the simplified rules (G-R30) the same split is called 接敵機動/回避機動: 回避機動 can
     neither make nor receive ショット/近接攻撃."""
     names = SIMPLE_ROW_JA if st.opt.simplified else ROW_JA
-    for side in st.enc.sides:
+    for side in st.sides:
         members = [g for g in st.active() if g.side == side]
         front = back = 0
         for i, g in enumerate(members):
