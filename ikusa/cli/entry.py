@@ -1,7 +1,8 @@
 """The ``ikusa`` console script (issue #12, target 5: ``ikusa odds`` as a cold process ≤ 100 ms).
 
 ``ikusa odds SYSTEM [COMMAND] [--fate N] [--json]`` is answered without importing typer (the
-command-line framework costs more than the odds themselves); ``--json`` imports no rich either.
+command-line framework costs more than the odds themselves); rich is imported only where it
+prints something else than :mod:`ikusa.dice.term_table` would (a terminal, a line that wraps).
 Everything else — every other command, ``--help``, any option the fast path does not know, and
 every error (so its message and exit code are typer's own) — goes to the typer app of
 :mod:`ikusa.cli.main`, unchanged.
@@ -64,10 +65,10 @@ def fast_odds(args: Sequence[str]) -> bool:
 
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
-        from rich.console import Console
+        from ikusa.dice.term_table import print_renderable
 
-        # the console of ikusa.cli.common, made the same way (that module imports typer)
-        Console(stderr=False, highlight=False, emoji=False).print(result.render())
+        # what the console of ikusa.cli.common prints; rich only where it prints differently
+        print_renderable(result.render())
     return True
 
 
