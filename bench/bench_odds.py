@@ -18,6 +18,7 @@ rounds.  Then ``ikusa odds maai 2D10+3>=11`` as a cold process (the tables and
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -26,7 +27,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
-from bench.bench_startup import process_env
 from ikusa.systems.maai import odds as maai_odds
 
 Table = list[tuple[int, list[Fraction]]]
@@ -70,6 +70,12 @@ COLD = {
     "icepool": "import time; t = time.perf_counter(); from bench.bench_odds import icepool_table; icepool_table(); "
                "print(time.perf_counter() - t)",
 }
+
+
+def process_env() -> dict[str, str]:
+    """This environment with byte-code caches written (as :func:`bench.bench_startup.process_env`;
+    not imported from there: the cold ikusa side imports this module)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def cold(side: str) -> tuple[float, float]:
