@@ -20,18 +20,15 @@ Run: ``python -m bench.bench_dice_request``.
 
 from __future__ import annotations
 
-import random
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ikusa.dice.source import RandomSource, ScriptedSource
+from ikusa.dice.source import ScriptedSource
 from ikusa.engine.combat import Combat
-from ikusa.engine.dice_request import DiceRequest
-from ikusa.engine.driver import make_policy
 from ikusa.engine.runner import load_encounter, load_log
+from tests.engine.dice_wait import midway, type_all
 
 ROOT = Path(__file__).resolve().parent.parent / "examples"
 CASES = ["maai/duel.yaml", "maai/squad_battle.yaml", "sengensyou/party_battle.yaml", "fantasy/corridor_ambush.yaml"]
@@ -49,22 +46,11 @@ def _timed(fn: Callable[[], object]) -> float:
 
 
 def _midway(path: Path, seed: int) -> tuple[Combat, int]:
-    """A battle played (greedy) to the first dice-rolling decision after half its length."""
-    loaded = load_encounter(path)
-    full = loaded.new_combat()
-    pol = make_policy(loaded.module, "greedy")
-    rng = random.Random(seed)
-    dice = RandomSource(seed)
-    while not full.over:
-        d = full.pending()
-        assert d is not None
-        full.push(pol.choose(full.state, d, rng), dice)
-    half = len(full.record) // 2
-    i = next(j for j in range(half, len(full.record)) if full.record[j].dice)
-    c = loaded.new_combat()
-    c.replay(full.record[:i])
-    c.redo_stack = [full.record[i]]  # its action and dice, to replay the same roll every time
-    return c, i
+    """A battle played (greedy) to the first dice-rolling decision after half its length,
+    that decision kept on the redo stack (its action and dice, to replay the same roll every time)."""
+    c, entry = midway(path, seed)
+    c.redo_stack = [entry]
+    return c, len(c.record)
 
 
 def main() -> None:
@@ -128,20 +114,7 @@ def _type_all(c: Combat, action: str, values: list[int], on_thread: bool = False
     """Push ``action`` in table mode and type ``values`` roll by roll (each on a thread of
     its own with ``on_thread``: the fallback by replay); the number of rolls."""
     c.push(action)
-    rolls = 0
-    rest = list(values)
-    while c.partial is not None:
-        req = c.awaiting()
-        assert isinstance(req, DiceRequest)
-        part, rest = rest[:req.count], rest[req.count:]
-        if on_thread:
-            t = threading.Thread(target=c.supply, args=(part,))
-            t.start()
-            t.join()
-        else:
-            c.supply(part)
-        rolls += 1
-    return rolls
+    return type_all(c, values, on_thread)
 
 
 def _count_rolls(c: Combat, action: str, values: list[int]) -> int:

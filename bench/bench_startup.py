@@ -75,11 +75,19 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def process_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a timed process: this one's, with byte-code caches written (a
+    ``PYTHONDONTWRITEBYTECODE`` here would make every round compile every module again,
+    which no installed ikusa does), plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, **(extra or {})}
+
+
 def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one whole process."""
     cpu = _children_cpu()
     start = time.perf_counter()
-    proc = subprocess.run(argv, capture_output=True, check=False, env=env)
+    proc = subprocess.run(argv, capture_output=True, check=False, env=env or process_env())
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-300:]}")
@@ -110,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
         from bench.baseline import BASELINE, checkout
 
         tree = checkout()
-        env = {**os.environ, "PYTHONPATH": str(tree)}
+        env = process_env({"PYTHONPATH": str(tree)})
         base = [sys.executable, "-m", "ikusa.cli.main"]
         for words in (["roll", "2D6"], ["odds", "maai", "2D10+3>=11"], ["odds", "maai", "2D10+3>=11", "--json"]):
             name = f"baseline {BASELINE}: ikusa {' '.join(words)}"

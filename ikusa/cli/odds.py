@@ -1,6 +1,6 @@
 """`ikusa odds SYSTEM COMMAND [--fate N] [--json]`: exact odds of a check command.
 
-Rich tables in the terminal; ``--json`` prints exact fractions as strings (``"79/100"``).
+Tables in the terminal (as rich prints them); ``--json`` prints exact fractions as strings (``"79/100"``).
 Bad input is one clear line on stderr and exit code 2.
 """
 
@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ikusa.cli.common import console, user_errors
+from ikusa.cli.common import user_errors
 from ikusa.cli.odds_core import odds_for
 from ikusa.dice.odds import OddsResult
 
@@ -38,4 +38,6 @@ def odds_cmd(
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
-        console.print(result.render())
+        from ikusa.dice.term_table import print_renderable
+
+        print_renderable(result.render())  # console.print's bytes, without rich where it can

@@ -6,7 +6,7 @@ The typer command (:mod:`ikusa.cli.odds`) and the console script's fast path
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ikusa.engine.errors import InputError
 
@@ -31,9 +31,14 @@ def odds_for(system: str, command: str | None, fate: int) -> OddsResult:
         from ikusa.dice.distribution import sum_odds
 
         return sum_odds(command)
-    from ikusa.api import odds
+    import importlib
 
-    return odds(system, command, fate=fate)
+    from ikusa.systems.registry import SYSTEMS
+
+    # what ikusa.api.odds does for checked strings, without the roll API's imports (RollCache,
+    # dice sources: issue #12, target 5)
+    module = importlib.import_module(SYSTEMS[canonical_id(system) or ""].module + ".odds")
+    return cast("OddsResult", module.odds_command(command, fate=fate))
 
 
 def is_system(word: str) -> bool:

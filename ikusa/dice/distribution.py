@@ -24,6 +24,8 @@ from ikusa.engine.errors import InputError
 if TYPE_CHECKING:  # rich is imported by render() only: ``ikusa odds --json`` never loads it (issue #12)
     from rich.console import RenderableType
 
+    from ikusa.dice.term_table import Group, Table, Text
+
 #: the dice bot's own limits (README "Limits")
 MAX_DICE = 200
 MAX_SIDES = 10_000
@@ -93,14 +95,12 @@ class SumOdds:
                        failure=frac_text(1 - self.success))
         return out
 
-    def render(self) -> RenderableType:
-        from rich.console import Group
-        from rich.table import Table
-        from rich.text import Text
+    def render(self) -> Group:
+        from ikusa.dice.term_table import Group, Table, Text
 
         head = Text.assemble(("DiceBot ", "bold"), (self.command, "bold cyan"),
                              f"  ({self.ways:,} equally likely rolls enumerated; mean {float(self.mean):.2f})")
-        parts: list[RenderableType] = [head]
+        parts: list[Text | Table] = [head]
         if self.success is not None:
             parts.append(Text(f"成功 {percent_text(self.success)} ({frac_text(self.success)})  /  失敗 "
                               f"{percent_text(1 - self.success)} ({frac_text(1 - self.success)})"))

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    from ikusa.dice.term_table import Group
 
 #: BCDice comparison operators (``=``/``<>`` spellings included)
 COMPARISONS: dict[str, Callable[[int, int], bool]] = {
@@ -37,8 +37,9 @@ class OddsResult(Protocol):
         """Exact fractions as strings (the ``--json`` shape of ``ikusa odds``)."""
         ...
 
-    def render(self) -> RenderableType:
-        """Rich tables for the terminal."""
+    def render(self) -> Group:
+        """The tables for the terminal (:func:`ikusa.dice.term_table.print_renderable`; a rich
+        renderable through ``__rich__``)."""
         ...
 
 

@@ -19,13 +19,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from ikusa.dice.result import RollResult
-from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import InputError
 
+if TYPE_CHECKING:  # annotations only: ``ikusa odds`` loads no dice results nor sources (issue #12)
+    from ikusa.dice.result import RollResult
+    from ikusa.dice.source import DiceSource
+
 #: a system's own command evaluator: (command, dice) -> result or None
-Evaluator = Callable[[str, DiceSource], RollResult | None]
+Evaluator = Callable[[str, "DiceSource"], "RollResult | None"]
 
 #: characters an arithmetic modifier/target may contain
 ARITH = r"[-+*/()0-9]"

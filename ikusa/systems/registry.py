@@ -12,11 +12,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from ikusa.dice.result import RollResult
-from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import InputError
 
 if TYPE_CHECKING:  # annotations only: the dice bot's start-up does not load the engine (issue #12)
+    from ikusa.dice.result import RollResult
+    from ikusa.dice.source import DiceSource
     from ikusa.engine.protocol import GameState, Policy
 
 

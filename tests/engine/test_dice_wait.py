@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,44 +17,15 @@ from ikusa.engine.dice_request import DiceRequest
 from ikusa.engine.driver import make_policy
 from ikusa.engine.record import Entry
 from ikusa.engine.runner import load_encounter
+from tests.engine.dice_wait import midway, type_all
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CASES = ["maai/duel.yaml", "sengensyou/spellcard_duel.yaml", "fantasy/corridor_ambush.yaml"]
 
 
 def _midway(name: str, seed: int = 3) -> tuple[Combat, Entry]:
-    """A combat replayed to the first dice-rolling decision after half a greedy battle, and
-    that decision (its action and its dice)."""
-    loaded = load_encounter(EXAMPLES / name)
-    full = loaded.new_combat()
-    pol = make_policy(loaded.module, "greedy")
-    rng, dice = random.Random(seed), RandomSource(seed)
-    while not full.over:
-        d = full.pending()
-        assert d is not None
-        full.push(pol.choose(full.state, d, rng), dice)
-    i = next(j for j in range(len(full.record) // 2, len(full.record)) if len(full.record[j].dice) > 1)
-    c = loaded.new_combat()
-    c.replay(full.record[:i])
-    return c, full.record[i]
-
-
-def _type_all(c: Combat, values: list[int], on_thread: bool = False) -> int:
-    """Type ``values`` roll by roll into the waiting action; the number of rolls typed."""
-    rolls = 0
-    rest = list(values)
-    while c.partial is not None:
-        req = c.awaiting()
-        assert isinstance(req, DiceRequest)
-        part, rest = rest[:req.count], rest[req.count:]
-        if on_thread:  # a web server answers each request on a pool thread
-            t = threading.Thread(target=c.supply, args=(part,))
-            t.start()
-            t.join()
-        else:
-            c.supply(part)
-        rolls += 1
-    return rolls
+    """The example stopped at a decision rolling two dice or more after half a greedy battle."""
+    return midway(EXAMPLES / name, seed, min_dice=2)
 
 
 def _log(c: Combat) -> Any:
@@ -81,7 +51,7 @@ def test_typed_dice_give_what_software_dice_give_without_a_replay(name: str,
     c.dice_override = "manual"
     assert c.push(target.action) == []
     assert c.partial is not None and c.pending() == decision  # while parked: the decision it answers
-    rolls = _type_all(c, values)
+    rolls = type_all(c, values)
     assert rolls >= 1
     assert rebuilds == []  # parked and continued: nothing replayed (bench/bench_dice_request.py)
     assert [e.text for e in c.events[-len(expected):]] == [e.text for e in expected]
@@ -99,7 +69,7 @@ def test_dice_typed_on_another_thread_fall_back_to_the_replay(name: str) -> None
     auto.push(target.action, ScriptedSource(values))
     c.dice_override = "manual"
     c.push(target.action)
-    _type_all(c, values, on_thread=True)
+    type_all(c, values, on_thread=True)
     assert _log(c) == _log(auto)
 
 
@@ -139,7 +109,7 @@ def test_a_saved_half_typed_action_resumes_to_the_same_combat(tmp_path: Path) ->
     again.dice_override = "manual"  # this terminal types every die (ikusa play --dice manual --load)
     again.restore(json.loads(path.read_text("utf-8")), source=str(path))
     assert isinstance(again.awaiting(), DiceRequest)
-    _type_all(again, values)
+    type_all(again, values)
     assert _log(again) == _log(auto)
 
 

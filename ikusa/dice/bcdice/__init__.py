@@ -32,26 +32,34 @@ True
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from ikusa.dice.bcdice import barabara, calc, choice, d66, repeat, reroll, sum_dice, tally, upper
 from ikusa.dice.bcdice.lexer import ParseFail, Token, tokenize
 from ikusa.dice.bcdice.repeat import Evaluator
 from ikusa.dice.bcdice.tray import DiceTray
-from ikusa.dice.result import RollResult
-from ikusa.dice.source import DiceSource
+
+if TYPE_CHECKING:
+    from ikusa.dice.bcdice import barabara, calc, reroll, sum_dice, tally, upper
+    from ikusa.dice.result import RollResult
+    from ikusa.dice.source import DiceSource
+
+    _Parsed = sum_dice.Command | barabara.Command | calc.Command | reroll.Command | tally.Command | upper.Command
 
 __all__ = ["Evaluator", "roll_command"]
 
-_Parsed = sum_dice.Command | barabara.Command | calc.Command | reroll.Command | tally.Command | upper.Command
-_PARSED: tuple[Callable[[list[Token], str], _Parsed], ...] = (
-    sum_dice.parse,
-    barabara.parse,
-    calc.parse,
-    reroll.parse,
-    tally.parse,
-    upper.parse,
-)
+#: the parsers, tried in this order; each module is imported when a command first gets to it
+#: (``ikusa roll 2D6`` loads the sum dice only: issue #12, start-up)
+_PARSER_MODULES = ("sum_dice", "barabara", "calc", "reroll", "tally", "upper")
+_PARSED: list[Callable[[list[Token], str], _Parsed]] = []
+
+
+def _parser(i: int) -> Callable[[list[Token], str], _Parsed]:
+    while len(_PARSED) <= i:
+        module = importlib.import_module(f"ikusa.dice.bcdice.{_PARSER_MODULES[len(_PARSED)]}")
+        _PARSED.append(module.parse)
+    return _PARSED[i]
 
 
 def roll_command(command: str, dice: DiceSource, *, evaluate: Evaluator | None = None) -> RollResult | None:
@@ -60,14 +68,16 @@ def roll_command(command: str, dice: DiceSource, *, evaluate: Evaluator | None =
     ``evaluate`` is what a repeat (``x3 CMD``) runs for each repetition; by default this
     function itself."""
     toks = tokenize(command)
-    for parse in _PARSED:
+    for i in range(len(_PARSER_MODULES)):
         try:
-            cmd = parse(toks, command)
+            cmd = _parser(i)(toks, command)
         except ParseFail:
             continue
         result = cmd.eval(DiceTray(dice))
         if result is not None:
             return result
+    from ikusa.dice.bcdice import choice, d66, repeat
+
     tray = DiceTray(dice)
     result = choice.roll(command, tray)
     if result is None:

@@ -12,17 +12,16 @@ from fractions import Fraction
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
-
 from ikusa.dice.odds import frac_text, percent_text
+from ikusa.dice.term_table import Group, Table, Text
 from ikusa.engine.errors import InputError
 from ikusa.systems.command_syntax import eval_int, split_command
 from ikusa.systems.fantasy.check import DEFAULT_OPTIONS, CheckOptions, CheckResult, check_result
 from ikusa.systems.fantasy.commands import CHECK_RE
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from ikusa.systems.fantasy.opposed import OpposedOdds
 
 
@@ -84,7 +83,7 @@ class FantasyOdds:
             },
         }
 
-    def render(self) -> RenderableType:
+    def render(self) -> Group:
         head = Text.assemble(("fantasy ", "bold"), (f"2D6{self.modifier:+d} ≥ {self.target}", "bold cyan"),
                              "  (自動失敗 [1,1], 自動成功 [6,6]: F-G04)")
         summary = Table(title="結果の確率 (36通りを列挙, 正確値)", title_justify="left")

@@ -19,15 +19,15 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Any
-
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from ikusa.dice.odds import COMPARISONS, frac_text, percent_text
+from ikusa.dice.term_table import Group, Table, Text
 from ikusa.engine.errors import InputError
 from ikusa.systems.command_syntax import ARITH, eval_int, split_command
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 OPPOSED_RE = re.compile(rf"^2D6(?P<a>(?:[-+]{ARITH}*)?)(?P<op>>=|>)2D6(?P<b>(?:[-+]{ARITH}*)?)$")
 
@@ -48,7 +48,7 @@ class OpposedOdds:
                 "failure": frac_text(1 - self.win), "tie": frac_text(self.tie),
                 "decided_by_auto": frac_text(self.by_auto)}
 
-    def render(self) -> RenderableType:
+    def render(self) -> Group:
         tie_to = "actor" if self.op == ">=" else "opposer"
         head = Text.assemble(("fantasy ", "bold"), (f"2D6{self.actor:+d} {self.op} 2D6{self.opposer:+d}", "bold cyan"),
                              f"  (opposed, F-H01; 1,296 pairs enumerated; ties go to the {tie_to})")

@@ -30,9 +30,10 @@ from ikusa.engine.errors import InputError
 from ikusa.systems.command_syntax import ARITH, eval_int, split_command
 from ikusa.systems.maai.check import OUTCOME_RANK, Check, Outcome, clamp_modifier
 
-if TYPE_CHECKING:  # rich is imported by render() only: ``ikusa odds --json`` never loads it (issue #12)
+if TYPE_CHECKING:  # the tables are built by render() only: ``ikusa odds --json`` never loads them (issue #12)
     from rich.console import RenderableType
-    from rich.table import Table
+
+    from ikusa.dice.term_table import Group, Table, Text
 
 #: S-R05: the TN grid
 TN_GRID: tuple[int, ...] = tuple(range(5, 20, 2))
@@ -120,39 +121,57 @@ class OutcomeOdds:
         }
 
 
-#: for each roll (index in ALL_DICE): a getter of its rank and the ranks of the rolls one
-#: fate use away (one die ±1 within 1…10, S-R14/S-R16)
+#: for each roll (index ``10·(a−1) + (b−1)`` in ALL_DICE): a getter of its rank and the ranks
+#: of the rolls one fate use away (one die ±1 within 1…10, S-R14/S-R16), by index
 _REACH: tuple[itemgetter[tuple[int, ...]], ...] = tuple(
-    itemgetter(i, *(j for j, (c, d) in enumerate(ALL_DICE) if abs(a - c) + abs(b - d) == 1))
+    itemgetter(i, *(j for j, ok in ((i - 10, a > 1), (i - 1, b > 1), (i + 1, b < 10), (i + 10, a < 10)) if ok))
     for i, (a, b) in enumerate(ALL_DICE)
 )
 
 
-@lru_cache(maxsize=1024)
-def _ranks(modifier: int, target: int, crit_extension: bool) -> tuple[int, ...]:
-    """``OUTCOME_RANK`` of each of the 100 rolls of ``ALL_DICE`` without fate (S-R01…S-R12)."""
+@lru_cache(maxsize=2)
+def _rank_pairs(crit_extension: bool) -> tuple[tuple[int, int, int], ...]:
+    """For each roll of ``ALL_DICE``: (the dice's sum, its ``OUTCOME_RANK`` when the check
+    succeeds, when it fails), read from :class:`Check` (S-R08…S-R12) at a TN equal to the
+    sum and one above it."""
     rank = OUTCOME_RANK
-    return tuple(rank[Check(dice, modifier, target, crit_extension).outcome] for dice in ALL_DICE)
+    return tuple((a + b, rank[Check((a, b), 0, a + b, crit_extension).outcome],
+                  rank[Check((a, b), 0, a + b + 1, crit_extension).outcome]) for a, b in ALL_DICE)
+
+
+@lru_cache(maxsize=1024)
+def _ranks(need: int, crit_extension: bool) -> tuple[int, ...]:
+    """``OUTCOME_RANK`` of each of the 100 rolls of ``ALL_DICE`` without fate (S-R01…S-R12)
+    when the dice must sum to ``need`` = TN − clamped modifier: ``2D10 + m ≥ t`` is
+    ``2D10 ≥ t − m`` (S-R01/S-R07), and doubles, 天命 and 業報 read the dice alone, so the
+    whole odds table (mods −3…+5 × TN 5…19) needs 23 such grids, not 72; each roll's rank
+    is its success or its failure rank (:func:`_rank_pairs`)."""
+    return tuple(hit if total >= need else miss for total, hit, miss in _rank_pairs(crit_extension))
 
 
 @lru_cache(maxsize=4096)
-def _ranks_with_fate(modifier: int, target: int, crit_extension: bool, fate: int) -> tuple[int, ...]:
+def _ranks_with_fate(need: int, crit_extension: bool, fate: int) -> tuple[int, ...]:
     """The best rank each roll reaches with at most ``fate`` uses: the best over the rolls
     within ``fate`` moves of one die ±1, which is what :func:`best_reachable` finds one roll
     at a time — here one use at a time over the whole 10×10 grid (S-G27: a use is spent
     only when it improves the outcome, so the best reachable outcome is what counts)."""
     if fate <= 0:
-        return _ranks(modifier, target, crit_extension)
-    before = _ranks_with_fate(modifier, target, crit_extension, fate - 1)
+        return _ranks(need, crit_extension)
+    before = _ranks_with_fate(need, crit_extension, fate - 1)
     return tuple(max(reach(before)) for reach in _REACH)
+
+
+@lru_cache(maxsize=4096)
+def _odds_for_need(need: int, crit_extension: bool, fate: int) -> OutcomeOdds:
+    ranks = _ranks_with_fate(need, crit_extension, fate)
+    return OutcomeOdds(tuple((o, Fraction(ranks.count(OUTCOME_RANK[o]), 100)) for o in Outcome))
 
 
 @lru_cache(maxsize=4096)
 def outcome_odds(modifier: int, target: int, crit_extension: bool = False, fate: int = 0) -> OutcomeOdds:
     """Enumerate the 100 equally likely 2d10 rolls (S-T01) for ``2D10+modifier ≥ target``
     (modifier clamped, S-R07), with ``fate`` interventions used to best effect."""
-    ranks = _ranks_with_fate(modifier, target, crit_extension, fate)
-    return OutcomeOdds(tuple((o, Fraction(ranks.count(OUTCOME_RANK[o]), 100)) for o in Outcome))
+    return _odds_for_need(target - clamp_modifier(modifier), crit_extension, fate)
 
 
 @lru_cache(maxsize=4096)
@@ -185,14 +204,23 @@ def versus_reaction(modifier: int, defence: int, reaction: int,
 
 def clear_caches() -> None:
     """Forget every computed table (the bench measures cold tables)."""
-    for cached in (_ranks, _ranks_with_fate, outcome_odds):
+    for cached in (_rank_pairs, _ranks, _ranks_with_fate, _odds_for_need, outcome_odds):
         cached.cache_clear()
 
 
 def success_table(fate: int = 0, modifiers: tuple[int, ...] = MOD_RANGE,
                   targets: tuple[int, ...] = TN_GRID) -> list[tuple[int, list[Fraction]]]:
     """P(success) for every modifier × TN (S-T52 is the +0 and +3 rows, fate 0)."""
-    return [(m, [outcome_odds(m, t, False, fate).success for t in targets]) for m in modifiers]
+    success: dict[int, Fraction] = {}  # by need (TN − clamped modifier): cells that share it share odds
+
+    def cell(m: int, t: int) -> Fraction:
+        need = t - clamp_modifier(m)
+        p = success.get(need)
+        if p is None:
+            p = success[need] = outcome_odds(m, t, False, fate).success
+        return p
+
+    return [(m, [cell(m, t) for t in targets]) for m in modifiers]
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,10 +290,8 @@ class MaaiOdds:
     def reaction_label(self) -> str:
         return f"防御 2D10{self.reaction or 0:+d} ≥ 命中値 に対して (S-R53)"
 
-    def render(self) -> RenderableType:
-        from rich.console import Group
-        from rich.table import Table
-        from rich.text import Text
+    def render(self) -> Group:
+        from ikusa.dice.term_table import Group, Table, Text
 
         k = self.fate_uses
         head = Text.assemble(
@@ -295,7 +321,7 @@ class MaaiOdds:
             hit, crit = self.vs_reaction
             summary.add_row(f"命中 ({self.reaction_label})", f"{percent_text(hit)} ({frac_text(hit)})", "")
             summary.add_row(f"会心命中 ({self.reaction_label})", f"{percent_text(crit)} ({frac_text(crit)})", "")
-        parts: list[RenderableType] = [head]
+        parts: list[Text | Table] = [head]
         parts.extend(Text(w, style="yellow") for w in self.warnings)
         parts += [summary, self._grid(self.table, "運命介入なし")]
         if self.fate > 0:
@@ -303,8 +329,7 @@ class MaaiOdds:
         return Group(*parts)
 
     def _grid(self, table: list[tuple[int, list[Fraction]]], label: str) -> Table:
-        from rich.table import Table
-        from rich.text import Text
+        from ikusa.dice.term_table import Table, Text
 
         grid = Table(title=f"成功率: 2D10+修正 ≥ 目標値 ({label})", title_justify="left")
         grid.add_column("修正", justify="right")

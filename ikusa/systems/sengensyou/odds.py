@@ -18,13 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from ikusa.dice.odds import COMPARISONS, at_least, frac_text, mean, percent_text, probability, shifted, sum_distribution
+from ikusa.dice.term_table import Group, Table, Text
 from ikusa.engine.errors import InputError
 from ikusa.systems.command_syntax import eval_int, normalize_cmp, split_command
 from ikusa.systems.sengensyou.check import (
@@ -35,6 +32,9 @@ from ikusa.systems.sengensyou.check import (
     fixed_dice_value,
 )
 from ikusa.systems.sengensyou.commands import DP_RE, SGS_RE
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 TABLE_DICE: tuple[int, ...] = tuple(range(1, 7))
 
@@ -110,11 +110,11 @@ class SengensyouOdds:
             out["fumble"] = frac_text(self.fumble)
         return out
 
-    def render(self) -> RenderableType:
+    def render(self) -> Group:
         d = self.dist
         head = Text.assemble(("千幻抄 ", "bold"), (self.command, "bold cyan"),
                              f"  平均 {float(mean(d)):.2f}")
-        lines: list[RenderableType] = [head]
+        lines: list[Text | Table] = [head]
         summary = []
         if self.success is not None:
             summary.append(f"成功 {percent_text(self.success)} ({frac_text(self.success)})")
