@@ -17,12 +17,11 @@ Routes (each checks the role through the table's cookie, as the JSON API does):
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.sse import EventSourceResponse, ServerSentEvent
+from fastapi.sse import ServerSentEvent
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
@@ -36,7 +35,7 @@ from ikusa.server.pages_rulings import FormError, field_of, ruling_from_form
 from ikusa.server.palettes import PaletteStore
 from ikusa.server.projection import Principal
 from ikusa.server.service import TableService
-from ikusa.server.sse import view_events
+from ikusa.server.sse import EventStream, view_events
 
 #: how soon a browser reconnects a lost stream (ms; the SSE ``retry:`` field)
 RETRY_MS = 1000
@@ -150,8 +149,8 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
         resp.headers["Cache-Control"] = "no-store"
         return resp
 
-    @app.get("/tables/{table_id}/stream", response_class=EventSourceResponse, include_in_schema=False)
-    async def table_stream(table_id: str, request: Request) -> AsyncIterator[ServerSentEvent]:
+    @app.get("/tables/{table_id}/stream", response_class=EventStream, include_in_schema=False)
+    async def table_stream(table_id: str, request: Request) -> EventStream:
         p = who(request, table_id)
         sent: dict[str, str] = {}
 
@@ -172,8 +171,7 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
                                                retry=retry))
             return out
 
-        async for ev in view_events(request, p, render_changed):
-            yield ev
+        return EventStream(view_events(request, p, render_changed))
 
     # -- writes ---------------------------------------------------------------------------
     @app.post("/tables/{table_id}/act", response_class=HTMLResponse, include_in_schema=False)
