@@ -22,8 +22,9 @@ at once.
 The view always comes from :func:`ikusa.server.projection.project`, so a renderer cannot
 leak what the role may not see unless it reads the state itself (it must not).
 
-Cost per new version: the clients of one role and name share one projected view (the
-first makes it, the others find it kept) and, for :func:`render_json`, one encoded event
+Cost per new version: the clients of one role and name share one projected view (made by
+the writer, which knows the audiences open in its process, :meth:`Hub.audiences`; else by
+the first client, in a worker thread, while the others wait for it) and, for :func:`render_json`, one encoded event
 per ``log_since``; a page's renderer shares its HTML through :meth:`TableService.memo`.
 A stream whose link is revoked or rotated ends at once (:meth:`Hub.close`): nothing more
 is sent on it.
@@ -144,7 +145,7 @@ async def view_events(request: Request, principal: Principal, render: Render) ->
             return None
         return service.cached_view(principal)
 
-    async with hub.subscribe(principal.table_id, principal.token_hash) as sub:
+    async with hub.subscribe(principal.table_id, principal.token_hash, (principal.role, principal.name)) as sub:
         watcher = asyncio.create_task(_watch(request.receive, sub))
         try:
             opened = await run_in_threadpool(first)
