@@ -17,6 +17,7 @@ Routes (each checks the role through the table's cookie, as the JSON API does):
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Form, Request, UploadFile
@@ -60,6 +61,18 @@ def _service_reply(exc: ServiceError) -> HTMLResponse:
     if isinstance(exc, Conflict):
         return _flash("卓が変わりました（他の操作が先でした）。最新の状態を表示しています。", 409)
     return _flash(exc.error, exc.status)
+
+
+def _written(write: Callable[[], object], done: str) -> HTMLResponse:
+    """The ``#flash`` line of a form's write: ``done`` once it is committed, else the refusal
+    (a stale version, a role that may not, a malformed field)."""
+    try:
+        write()
+    except ServiceError as exc:
+        return _service_reply(exc)
+    except _BadForm as exc:
+        return _flash(str(exc), 422)
+    return _flash(done, ok=True)
 
 
 def _int(raw: str | None, name: str) -> int:
@@ -197,34 +210,17 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
 
     @app.post("/tables/{table_id}/undo", response_class=HTMLResponse, include_in_schema=False)
     def undo(table_id: str, request: Request, version: str = Form("")) -> HTMLResponse:
-        try:
-            svc(request).undo(who(request, table_id), _int(version, "version"))
-        except ServiceError as exc:
-            return _service_reply(exc)
-        except _BadForm as exc:
-            return _flash(str(exc), 422)
-        return _flash("取り消しました。", ok=True)
+        return _written(lambda: svc(request).undo(who(request, table_id), _int(version, "version")), "取り消しました。")
 
     @app.post("/tables/{table_id}/redo", response_class=HTMLResponse, include_in_schema=False)
     def redo(table_id: str, request: Request, version: str = Form("")) -> HTMLResponse:
-        try:
-            svc(request).redo(who(request, table_id), _int(version, "version"))
-        except ServiceError as exc:
-            return _service_reply(exc)
-        except _BadForm as exc:
-            return _flash(str(exc), 422)
-        return _flash("やり直しました。", ok=True)
+        return _written(lambda: svc(request).redo(who(request, table_id), _int(version, "version")), "やり直しました。")
 
     @app.post("/tables/{table_id}/reroll", response_class=HTMLResponse, include_in_schema=False)
     def reroll(table_id: str, request: Request, version: str = Form(""), reason: str = Form("")) -> HTMLResponse:
         """GM: the last decision again with new dice (the log keeps the old ones and the reason)."""
-        try:
-            svc(request).reroll(who(request, table_id), _int(version, "version"), reason.strip())
-        except ServiceError as exc:
-            return _service_reply(exc)
-        except _BadForm as exc:
-            return _flash(str(exc), 422)
-        return _flash("振り直しました。", ok=True)
+        return _written(lambda: svc(request).reroll(who(request, table_id), _int(version, "version"), reason.strip()),
+                        "振り直しました。")
 
     @app.post("/tables/{table_id}/ruling", response_class=HTMLResponse, include_in_schema=False)
     async def ruling(table_id: str, request: Request) -> HTMLResponse:
@@ -265,13 +261,7 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
 
     @app.post("/tables/{table_id}/reveal", response_class=HTMLResponse, include_in_schema=False)
     def reveal(table_id: str, request: Request, seq: str = Form("")) -> HTMLResponse:
-        try:
-            svc(request).reveal(who(request, table_id), _int(seq, "seq"))
-        except ServiceError as exc:
-            return _service_reply(exc)
-        except _BadForm as exc:
-            return _flash(str(exc), 422)
-        return _flash("公開しました。", ok=True)
+        return _written(lambda: svc(request).reveal(who(request, table_id), _int(seq, "seq")), "公開しました。")
 
     @app.post("/tables/{table_id}/palette", response_class=HTMLResponse, include_in_schema=False)
     def palette(table_id: str, request: Request, unit: str = Form(""), text: str = Form("")) -> HTMLResponse:
