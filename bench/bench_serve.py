@@ -98,7 +98,12 @@ class Conn:
         return data[:-2]
 
     async def request(self, method: str, path: str, token: str, body: bytes = b"") -> tuple[int, bytes]:
-        status, headers = await self.head(method, path, token, body)
+        try:
+            status, headers = await self.head(method, path, token, body)
+        except (IndexError, ConnectionError):  # the server closed it while idle (keep-alive timeout)
+            self.close()
+            await self.open()
+            status, headers = await self.head(method, path, token, body)
         return status, await self.body(headers)
 
 
