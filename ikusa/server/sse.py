@@ -15,9 +15,8 @@ encoded by FastAPI's own :func:`~fastapi.sse.format_sse_event`).  A route return
 :class:`EventStream` is a plain ASGI response: each event goes straight to the server's
 ``send`` (issue #9 allows another way than ``fastapi.sse`` when measured better: FastAPI's
 SSE path runs two tasks, two memory streams and a timeout per event for every stream,
-which cost more server CPU per decision than the engine; ``bench/bench_serve.py``).  One
-task per stream watches for the client going (``http.disconnect``), which ends the stream
-at once.
+which cost more server CPU per decision than the engine; ``bench/bench_serve.py``).  An
+idle stream checks whether its client has gone (and ends) every :data:`PING` seconds.
 
 The view always comes from :func:`ikusa.server.projection.project`, so a renderer cannot
 leak what the role may not see unless it reads the state itself (it must not).
@@ -34,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from contextlib import suppress
 from typing import Any
 
 from fastapi import Request
@@ -44,13 +42,13 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from ikusa.server.cache import CachedView, dumps, key_of
-from ikusa.server.hub import Hub, Subscription
+from ikusa.server.hub import Hub
 from ikusa.server.projection import Principal
 from ikusa.server.service import TableService
 
 Render = Callable[[dict[str, Any], Principal], list[ServerSentEvent]]
 
-#: seconds without an event after which a stream sends a keep-alive comment
+#: seconds without an event after which a stream checks its client and sends a keep-alive comment
 PING = 15.0
 
 __all__ = ["PING", "EventStream", "Render", "dumps", "encode", "render_json", "view_events"]
@@ -117,13 +115,6 @@ async def _view_at(service: TableService, principal: Principal, at_least: int) -
     return cached
 
 
-async def _watch(receive: Receive, sub: Subscription) -> None:
-    """End ``sub``'s stream as soon as its client goes."""
-    while (await receive())["type"] != "http.disconnect":
-        pass
-    sub.end()
-
-
 async def view_events(request: Request, principal: Principal, render: Render) -> AsyncIterator[bytes]:
     """The encoded events of one stream: the view now, then on every newer version.  The JSON
     API's ``view`` events after the first carry only the log lines since the previous one
@@ -146,31 +137,27 @@ async def view_events(request: Request, principal: Principal, render: Render) ->
         return service.cached_view(principal)
 
     async with hub.subscribe(principal.table_id, principal.token_hash, (principal.role, principal.name)) as sub:
-        watcher = asyncio.create_task(_watch(request.receive, sub))
-        try:
-            opened = await run_in_threadpool(first)
-            if opened is None or sub.closed:
+        opened = await run_in_threadpool(first)
+        if opened is None or sub.closed:
+            return
+        seen = opened.version
+        for chunk in events(opened, None):
+            yield chunk
+        while True:
+            version = await sub.next(seen, timeout=PING)
+            if sub.closed:  # the link was revoked or rotated
                 return
-            seen = opened.version
-            for chunk in events(opened, None):
+            if version is None:  # idle: has the client gone?  Else keep its connection alive
+                if await request.is_disconnected():
+                    return
+                yield KEEPALIVE_COMMENT
+                continue
+            cached = await _view_at(service, principal, version)
+            if sub.closed:
+                return
+            if cached.version <= seen:
+                continue
+            out = events(cached, seen)
+            seen = cached.version
+            for chunk in out:
                 yield chunk
-            while True:
-                version = await sub.next(seen, timeout=PING)
-                if sub.closed:  # the link was revoked or rotated, or the client went
-                    return
-                if version is None:
-                    yield KEEPALIVE_COMMENT
-                    continue
-                cached = await _view_at(service, principal, version)
-                if sub.closed:
-                    return
-                if cached.version <= seen:
-                    continue
-                out = events(cached, seen)
-                seen = cached.version
-                for chunk in out:
-                    yield chunk
-        finally:
-            watcher.cancel()
-            with suppress(asyncio.CancelledError):
-                await watcher

@@ -1,6 +1,6 @@
 """The lean SSE stream (:class:`ikusa.server.sse.EventStream`) on a real uvicorn in this process,
-so the hub can be looked at: a client that goes ends its stream at once (its subscription is
-gone), an idle stream sends keep-alive comments, and the headers are those of an event stream."""
+so the hub can be looked at: a client that goes ends its stream (its subscription is gone),
+an idle stream sends keep-alive comments, and the headers are those of an event stream."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tests.server.helpers import AMBUSH, encounter_text
 
 @pytest.fixture
 def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Any]]:
-    monkeypatch.setattr(sse, "PING", 0.2)  # keep-alive comments after 0.2 s idle (15 s when served)
+    monkeypatch.setattr(sse, "PING", 0.2)  # idle check and keep-alive after 0.2 s (15 s when served)
     app = create_app(ServerSettings(db_url=str(tmp_path / "stream.db")))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
