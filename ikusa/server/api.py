@@ -8,21 +8,21 @@ action (the rule named).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from ikusa.server.auth import principal_from_request
 from ikusa.server.cache import trim_log
 from ikusa.server.projection import Principal
 from ikusa.server.service import Created, TableService
-from ikusa.server.sse import dumps, render_json, view_events
+from ikusa.server.sse import EventStream, dumps, render_json, view_events
 
 
-def service_of(request: Request) -> TableService:
+async def service_of(request: Request) -> TableService:
+    """Dependency: the app's table service (``async``: no worker thread is asked for it)."""
     svc: TableService = request.app.state.service
     return svc
 
@@ -120,9 +120,16 @@ def get_table(principal: Caller, service: Service, log_since: int | None = None)
 
 
 @router.post("/tables/{table_id}/actions", summary="Answer the pending decision or roll, or make a ruling")
-def post_action(body: Action, principal: Caller, service: Service) -> Response:
-    return JSON(trim_log(service.act(principal, body.version, action=body.action, dice=body.dice, roll=body.roll,
-                                     ruling=body.ruling), body.log_since))
+async def post_action(table_id: str, body: Action, request: Request, service: Service) -> Response:
+    def work() -> Response:  # the link's check, the write and its view: one worker thread, not one each
+        principal = principal_from_request(request, table_id)
+        return JSON(trim_log(service.act(principal, body.version, action=body.action, dice=body.dice,
+                                         roll=body.roll, ruling=body.ruling), body.log_since))
+
+    if service.quick_writes(table_id):  # a few ms of work: a thread hop and its GIL hand-offs cost more
+        return work()
+    response: Response = await run_in_threadpool(work)
+    return response
 
 
 @router.post("/tables/{table_id}/undo", summary="GM: take back the last decision, ruling or begun roll")
@@ -179,11 +186,10 @@ def revoke_link(body: Link, principal: Caller, service: Service) -> dict[str, An
     return {"role": body.role, "name": body.name, "active": False}
 
 
-@router.get("/tables/{table_id}/events", response_class=EventSourceResponse,
+@router.get("/tables/{table_id}/events", response_class=EventStream,
             summary="SSE: a `view` event (the role's JSON view) now and on every change")
-async def table_events(request: Request, principal: Caller) -> AsyncIterator[ServerSentEvent]:
-    async for ev in view_events(request, principal, render_json):
-        yield ev
+async def table_events(request: Request, principal: Caller) -> EventStream:
+    return EventStream(view_events(request, principal, render_json))
 
 
 @router.get("/examples", summary="The shipped example encounters")

@@ -38,10 +38,12 @@ class Subscription:
     """One subscriber's mailbox: the newest version published for its table, and whether
     the link it was opened with has been revoked (:attr:`closed`)."""
 
-    def __init__(self, table_id: str, loop: asyncio.AbstractEventLoop, token_hash: str = "") -> None:
+    def __init__(self, table_id: str, loop: asyncio.AbstractEventLoop, token_hash: str = "",
+                 audience: tuple[str, str] | None = None) -> None:
         self.table_id = table_id
         self.loop = loop
         self.token_hash = token_hash
+        self.audience = audience
         self.latest = 0
         self.closed = False
         self._event = asyncio.Event()
@@ -54,6 +56,10 @@ class Subscription:
     def _close(self) -> None:  # runs in the subscriber's loop
         self.closed = True
         self._event.set()
+
+    def end(self) -> None:
+        """Mark the subscription :attr:`closed` (its client went); call in its own loop."""
+        self._close()
 
     async def next(self, seen: int, timeout: float | None = None) -> int | None:
         """Wait for a version newer than ``seen``; ``None`` on timeout or once :attr:`closed`."""
@@ -96,11 +102,19 @@ class Hub:
         with self._lock:
             return len(self._subs.get(table_id, ()))
 
+    def audiences(self, table_id: str) -> set[tuple[str, str]]:
+        """The ``(role, name)`` pairs whose streams of ``table_id`` are open in this process (a
+        writer makes their views while it holds the new state: no stream asks a thread for one)."""
+        with self._lock:
+            return {s.audience for s in self._subs.get(table_id, ()) if s.audience is not None}
+
     @asynccontextmanager
-    async def subscribe(self, table_id: str, token_hash: str = "") -> AsyncIterator[Subscription]:
+    async def subscribe(self, table_id: str, token_hash: str = "",
+                        audience: tuple[str, str] | None = None) -> AsyncIterator[Subscription]:
         """A subscription to ``table_id``; ``token_hash`` (of the link the stream was opened
-        with) lets :meth:`close` end it when that link is revoked."""
-        sub = Subscription(table_id, asyncio.get_running_loop(), token_hash)
+        with) lets :meth:`close` end it when that link is revoked; ``audience`` is the
+        ``(role, name)`` whose view the stream sends (see :meth:`audiences`)."""
+        sub = Subscription(table_id, asyncio.get_running_loop(), token_hash, audience)
         with self._lock:
             self._subs.setdefault(table_id, set()).add(sub)
         try:

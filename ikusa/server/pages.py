@@ -17,12 +17,12 @@ Routes (each checks the role through the table's cookie, as the JSON API does):
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.sse import EventSourceResponse, ServerSentEvent
+from fastapi.sse import ServerSentEvent
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
@@ -36,7 +36,7 @@ from ikusa.server.pages_rulings import FormError, field_of, ruling_from_form
 from ikusa.server.palettes import PaletteStore
 from ikusa.server.projection import Principal
 from ikusa.server.service import TableService
-from ikusa.server.sse import view_events
+from ikusa.server.sse import EventStream, view_events
 
 #: how soon a browser reconnects a lost stream (ms; the SSE ``retry:`` field)
 RETRY_MS = 1000
@@ -61,6 +61,18 @@ def _service_reply(exc: ServiceError) -> HTMLResponse:
     if isinstance(exc, Conflict):
         return _flash("卓が変わりました（他の操作が先でした）。最新の状態を表示しています。", 409)
     return _flash(exc.error, exc.status)
+
+
+def _written(write: Callable[[], object], done: str) -> HTMLResponse:
+    """The ``#flash`` line of a form's write: ``done`` once it is committed, else the refusal
+    (a stale version, a role that may not, a malformed field)."""
+    try:
+        write()
+    except ServiceError as exc:
+        return _service_reply(exc)
+    except _BadForm as exc:
+        return _flash(str(exc), 422)
+    return _flash(done, ok=True)
 
 
 def _int(raw: str | None, name: str) -> int:
@@ -150,8 +162,8 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
         resp.headers["Cache-Control"] = "no-store"
         return resp
 
-    @app.get("/tables/{table_id}/stream", response_class=EventSourceResponse, include_in_schema=False)
-    async def table_stream(table_id: str, request: Request) -> AsyncIterator[ServerSentEvent]:
+    @app.get("/tables/{table_id}/stream", response_class=EventStream, include_in_schema=False)
+    async def table_stream(table_id: str, request: Request) -> EventStream:
         p = who(request, table_id)
         sent: dict[str, str] = {}
 
@@ -172,8 +184,7 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
                                                retry=retry))
             return out
 
-        async for ev in view_events(request, p, render_changed):
-            yield ev
+        return EventStream(view_events(request, p, render_changed))
 
     # -- writes ---------------------------------------------------------------------------
     @app.post("/tables/{table_id}/act", response_class=HTMLResponse, include_in_schema=False)
@@ -199,34 +210,17 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
 
     @app.post("/tables/{table_id}/undo", response_class=HTMLResponse, include_in_schema=False)
     def undo(table_id: str, request: Request, version: str = Form("")) -> HTMLResponse:
-        try:
-            svc(request).undo(who(request, table_id), _int(version, "version"))
-        except ServiceError as exc:
-            return _service_reply(exc)
-        except _BadForm as exc:
-            return _flash(str(exc), 422)
-        return _flash("取り消しました。", ok=True)
+        return _written(lambda: svc(request).undo(who(request, table_id), _int(version, "version")), "取り消しました。")
 
     @app.post("/tables/{table_id}/redo", response_class=HTMLResponse, include_in_schema=False)
     def redo(table_id: str, request: Request, version: str = Form("")) -> HTMLResponse:
-        try:
-            svc(request).redo(who(request, table_id), _int(version, "version"))
-        except ServiceError as exc:
-            return _service_reply(exc)
-        except _BadForm as exc:
-            return _flash(str(exc), 422)
-        return _flash("やり直しました。", ok=True)
+        return _written(lambda: svc(request).redo(who(request, table_id), _int(version, "version")), "やり直しました。")
 
     @app.post("/tables/{table_id}/reroll", response_class=HTMLResponse, include_in_schema=False)
     def reroll(table_id: str, request: Request, version: str = Form(""), reason: str = Form("")) -> HTMLResponse:
         """GM: the last decision again with new dice (the log keeps the old ones and the reason)."""
-        try:
-            svc(request).reroll(who(request, table_id), _int(version, "version"), reason.strip())
-        except ServiceError as exc:
-            return _service_reply(exc)
-        except _BadForm as exc:
-            return _flash(str(exc), 422)
-        return _flash("振り直しました。", ok=True)
+        return _written(lambda: svc(request).reroll(who(request, table_id), _int(version, "version"), reason.strip()),
+                        "振り直しました。")
 
     @app.post("/tables/{table_id}/ruling", response_class=HTMLResponse, include_in_schema=False)
     async def ruling(table_id: str, request: Request) -> HTMLResponse:
@@ -267,13 +261,7 @@ def install_pages(app: FastAPI, service: TableService | None = None) -> None:
 
     @app.post("/tables/{table_id}/reveal", response_class=HTMLResponse, include_in_schema=False)
     def reveal(table_id: str, request: Request, seq: str = Form("")) -> HTMLResponse:
-        try:
-            svc(request).reveal(who(request, table_id), _int(seq, "seq"))
-        except ServiceError as exc:
-            return _service_reply(exc)
-        except _BadForm as exc:
-            return _flash(str(exc), 422)
-        return _flash("公開しました。", ok=True)
+        return _written(lambda: svc(request).reveal(who(request, table_id), _int(seq, "seq")), "公開しました。")
 
     @app.post("/tables/{table_id}/palette", response_class=HTMLResponse, include_in_schema=False)
     def palette(table_id: str, request: Request, unit: str = Form(""), text: str = Form("")) -> HTMLResponse:

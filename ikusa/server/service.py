@@ -355,6 +355,15 @@ class TableService:
     def version(self, table_id: str) -> int:
         return self._state(table_id).version
 
+    def quick_writes(self, table_id: str) -> bool:
+        """Whether a write to ``table_id`` is short enough to make on the event loop itself (no
+        worker thread): SQLite (a local file), the state kept in this process (no replay) and
+        no AI-controlled unit (whose chain may make hundreds of decisions in one write)."""
+        if self.postgres:
+            return False
+        st = self._states.get(table_id)
+        return st is not None and not any(c.is_ai for c in st.combat.control.everyone().values())
+
     def state_for(self, principal: Principal) -> TableState:
         """The state itself, for the GM's own pages only (``Forbidden`` otherwise)."""
         self._require_gm(principal)
@@ -477,9 +486,18 @@ class TableService:
                 self._drop(table_id, st, start)
                 raise
             view = self.views.view(st, principal).view
+            if rows:
+                self._project_for_streams(table_id, st, principal)
         if rows and not self.postgres:
             self.hub.publish(table_id, st.version)
         return view
+
+    def _project_for_streams(self, table_id: str, st: TableState, writer: Principal) -> None:
+        """The new version's view for every role and name with a stream open here: made once,
+        now, while the state is at hand (the streams then find it kept)."""
+        for role, name in self.hub.audiences(table_id):
+            if (role, name) != (writer.role, writer.name):
+                self.views.view(st, Principal(table_id, role, name))
 
     def _drop(self, table_id: str, st: TableState, start: int, force: bool = False) -> None:
         if force or st.version != start:  # the cache holds entries that were not committed
