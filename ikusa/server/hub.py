@@ -57,10 +57,6 @@ class Subscription:
         self.closed = True
         self._event.set()
 
-    def end(self) -> None:
-        """Mark the subscription :attr:`closed` (its client went); call in its own loop."""
-        self._close()
-
     async def next(self, seen: int, timeout: float | None = None) -> int | None:
         """Wait for a version newer than ``seen``; ``None`` on timeout or once :attr:`closed`."""
         while self.latest <= seen and not self.closed:

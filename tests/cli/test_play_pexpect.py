@@ -8,28 +8,22 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 from pathlib import Path
 
 import pexpect
 
+from tests.child_signals import default_sigint
+
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = r"> $"
-
-
-def _default_sigint() -> None:
-    """Ctrl-C must reach the child even when the test process inherited SIGINT ignored or
-    blocked (a shell's background job, or an earlier test's server): as at a terminal."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _spawn(args: list[str], cwd: Path) -> pexpect.spawn:
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
     child = pexpect.spawn(sys.executable, ["-c", "from ikusa.cli.main import app; app()", *args], cwd=str(cwd),
                           env=env, encoding="utf-8", timeout=60, dimensions=(60, 200),
-                          preexec_fn=_default_sigint)
+                          preexec_fn=default_sigint)
     return child
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from ikusa.cli.main import app
+from tests.child_signals import default_sigint
 
 IKUSA = Path(sys.executable).with_name("ikusa")
 SWEEP = ["lab", "sweep", "examples/maai/duel.yaml", "--vary", "units.0.abilities.技=1", "-n", "300",
@@ -24,7 +25,8 @@ def test_ctrl_c_keeps_the_chunks_and_resume_finishes_identically(tmp_path: Path)
     out, reference = tmp_path / "run", tmp_path / "ref"
     chunks = out / "chunks.jsonl"
     proc = subprocess.Popen([str(IKUSA), *SWEEP, "--workers", "2", "--out", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"},
+                            preexec_fn=default_sigint)
     deadline = time.monotonic() + 120
     while not (chunks.exists() and chunks.read_text("utf-8").count("\n") >= 2):
         assert proc.poll() is None, proc.communicate()
