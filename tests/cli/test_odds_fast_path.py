@@ -5,22 +5,11 @@ output, errors and exit codes as the typer command, without importing typer (nor
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from ikusa.cli.entry import parse_odds
-
-_SCRIPT = "import sys; from ikusa.cli.entry import main; sys.argv[0] = 'ikusa'; main()"
-_TYPER = "import sys; from ikusa.cli.main import app; sys.argv[0] = 'ikusa'; app()"
-_MODULES = ("import json, sys; from ikusa.cli.entry import main; sys.argv[0] = 'ikusa'; main(); "
-            "print(json.dumps(sorted(sys.modules)))")
-
-
-def _run(code: str, *argv: str) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=False)
-    return proc.returncode, proc.stdout, proc.stderr
+from tests.cli.entry_processes import MODULES, SCRIPT, TYPER, run
 
 
 @pytest.mark.parametrize("argv", [
@@ -34,11 +23,11 @@ def _run(code: str, *argv: str) -> tuple[int, str, str]:
     ("maai", "2D10+3>=11", "--fate", "ten"),  # typer's own message for a bad integer
 ])
 def test_fast_path_answers_exactly_as_typer(argv: tuple[str, ...]) -> None:
-    assert _run(_SCRIPT, "odds", *argv) == _run(_TYPER, "odds", *argv)
+    assert run(SCRIPT, "odds", *argv) == run(TYPER, "odds", *argv)
 
 
 def test_json_odds_import_neither_typer_nor_rich() -> None:
-    code, out, _err = _run(_MODULES, "odds", "maai", "2D10+3>=11", "--json")
+    code, out, _err = run(MODULES, "odds", "maai", "2D10+3>=11", "--json")
     assert code == 0
     line, mods_line = out.rstrip("\n").split("\n")
     assert json.loads(line)["success"] == "79/100"  # S-R01: P(2d10+3 ≥ 11) = 79/100

@@ -6,22 +6,11 @@ error) is typer's, unchanged."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from ikusa.cli.entry import parse_roll
-
-_SCRIPT = "import sys; from ikusa.cli.entry import main; sys.argv[0] = 'ikusa'; main()"
-_TYPER = "import sys; from ikusa.cli.main import app; sys.argv[0] = 'ikusa'; app()"
-_MODULES = ("import json, sys; from ikusa.cli.entry import main; sys.argv[0] = 'ikusa'; main(); "
-            "print(json.dumps(sorted(sys.modules)))")
-
-
-def _run(code: str, *argv: str) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=False)
-    return proc.returncode, proc.stdout, proc.stderr
+from tests.cli.entry_processes import MODULES, SCRIPT, TYPER, run
 
 
 @pytest.mark.parametrize("argv", [
@@ -38,11 +27,11 @@ def _run(code: str, *argv: str) -> tuple[int, str, str]:
     ("2D6", "3D6"),  # two commands: typer's usage error
 ])
 def test_fast_path_answers_exactly_as_typer(argv: tuple[str, ...]) -> None:
-    assert _run(_SCRIPT, "roll", *argv) == _run(_TYPER, "roll", *argv)
+    assert run(SCRIPT, "roll", *argv) == run(TYPER, "roll", *argv)
 
 
 def test_roll_imports_neither_typer_nor_rich_nor_the_unused_commands() -> None:
-    code, out, _err = _run(_MODULES, "roll", "2D6>=7", "--seed", "3", "--json")
+    code, out, _err = run(MODULES, "roll", "2D6>=7", "--seed", "3", "--json")
     assert code == 0
     line, mods_line = out.rstrip("\n").split("\n")
     assert set(json.loads(line)) >= {"text", "success", "dice"}
