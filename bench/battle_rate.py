@@ -98,6 +98,23 @@ def compare(system: str, cases: list[tuple[str, str, str]], count: int, rounds: 
             print(line)
 
 
+def rate_parser(prog: str, doc: str, battles: int, mode: str) -> argparse.ArgumentParser:
+    """The options bench_fantasy and bench_sengensyou share: ``-n``, ``--rounds``, ``--mode``
+    and ``--no-baseline`` (their defaults: ``battles`` and ``mode``)."""
+    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
+    ap.add_argument("-n", "--battles", type=int, default=battles, help=f"seeded battles per figure (default {battles})")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the median is shown (default 3)")
+    ap.add_argument("--mode", choices=("state", "combat", "both"), default=mode,
+                    help=f"drive the bare GameState, or through Combat (records every step), or both (default {mode})")
+    ap.add_argument("--no-baseline", action="store_true", help="time only this checkout")
+    return ap
+
+
+def modes_of(mode: str) -> tuple[str, ...]:
+    """The modes a ``--mode`` value stands for."""
+    return ("state", "combat") if mode == "both" else (mode,)
+
+
 def _side(run_python: Callable[[Path, str, list[str]], str], tree: Path, code: str, argv: list[str],
           seen: dict[str, dict[str, Any]], name: str) -> float:
     """One side's round of one case: battles/s CPU (its JSON line is kept in ``seen``)."""

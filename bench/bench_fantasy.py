@@ -15,24 +15,17 @@ not replayed).
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from bench.battle_rate import compare
+from bench.battle_rate import compare, modes_of, rate_parser
 
 EXAMPLES = tuple(sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "examples" / "fantasy").glob("*.yaml")))
 POLICIES = ("random", "greedy")
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench.bench_fantasy", description=__doc__.split("\n\n")[0])
-    ap.add_argument("-n", "--battles", type=int, default=60, help="seeded battles per figure (default 60)")
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the median is shown (default 3)")
-    ap.add_argument("--mode", choices=("state", "combat", "both"), default="both",
-                    help="drive the bare GameState, or through Combat (records every step), or both (default)")
-    ap.add_argument("--no-baseline", action="store_true", help="time only this checkout")
-    a = ap.parse_args(argv)
-    modes = ("state", "combat") if a.mode == "both" else (a.mode,)
+    a = rate_parser("python -m bench.bench_fantasy", __doc__ or "", battles=60, mode="both").parse_args(argv)
+    modes = modes_of(a.mode)
     examples = EXAMPLES
     if not a.no_baseline:  # examples added since the baseline (focus_fire) have nothing to compare with
         from bench.baseline import checkout

@@ -13,12 +13,11 @@ every one (0 ≤ DP ≤ max, graze ≥ 0), so the bench doubles as a large prope
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections import Counter
 from pathlib import Path
 
-from bench.battle_rate import compare
+from bench.battle_rate import compare, modes_of, rate_parser
 
 EXAMPLES = ("spellcard_duel", "party_battle")
 POLICIES = ("random", "greedy")
@@ -46,15 +45,10 @@ def check(n: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench.bench_sengensyou", description=__doc__.split("\n\n")[0])
-    ap.add_argument("-n", "--battles", type=int, default=40, help="seeded battles per figure (default 40)")
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the median is shown (default 3)")
-    ap.add_argument("--mode", choices=("state", "combat", "both"), default="state",
-                    help="drive the bare GameState, or through Combat (records every step), or both")
-    ap.add_argument("--no-baseline", action="store_true", help="time only this checkout")
+    ap = rate_parser("python -m bench.bench_sengensyou", __doc__ or "", battles=40, mode="state")
     ap.add_argument("--check", action="store_true", help="also assert the invariants on every battle here")
     a = ap.parse_args(argv)
-    modes = ("state", "combat") if a.mode == "both" else (a.mode,)
+    modes = modes_of(a.mode)
     cases = [(ex, pol, mode) for ex in EXAMPLES for pol in POLICIES for mode in modes]
     compare("sengensyou", cases, a.battles, a.rounds, baseline=not a.no_baseline)
     if a.check:
