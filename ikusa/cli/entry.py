@@ -13,37 +13,50 @@ typer's own) — goes to the typer app of :mod:`ikusa.cli.main`, unchanged.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
-def parse_odds(args: Sequence[str]) -> tuple[str, str | None, int, bool] | None:
-    """``(system, command, fate, as_json)`` of the arguments after ``odds``, or ``None`` when
-    they are anything but one or two plain words with ``--fate N`` / ``--fate=N`` / ``--json``
-    (typer then parses them, with its messages)."""
+def _scan(args: Sequence[str], options: dict[str, Callable[[str], bool]]
+          ) -> tuple[list[str], dict[str, str], bool] | None:
+    """``(words, option values, --json given)`` of a fast path's arguments, each option of
+    ``options`` taking a value as ``--opt V`` or ``--opt=V`` that its check accepts (the last
+    one given wins); ``None`` for any other dash word, an empty word, a missing value or a
+    value its check refuses (typer then parses them, with its messages)."""
     words: list[str] = []
-    fate = 0
+    values: dict[str, str] = {}
     as_json = False
     i = 0
     while i < len(args):
         a = args[i]
         if a == "--json":
             as_json = True
-        elif a == "--fate" or a.startswith("--fate="):
-            if a == "--fate":
+        elif a.split("=", 1)[0] in options:
+            name, eq, value = a.partition("=")
+            if not eq:
                 i += 1
                 if i >= len(args):
                     return None
                 value = args[i]
-            else:
-                value = a[7:]
-            if not value.isascii() or not value.lstrip("-").isdigit():
+            if not options[name](value):
                 return None
-            fate = int(value)
+            values[name] = value
         elif a.startswith("-") or not a:
             return None
         else:
             words.append(a)
         i += 1
+    return words, values, as_json
+
+
+def parse_odds(args: Sequence[str]) -> tuple[str, str | None, int, bool] | None:
+    """``(system, command, fate, as_json)`` of the arguments after ``odds``, or ``None`` when
+    they are anything but one or two plain words with ``--fate N`` / ``--fate=N`` / ``--json``
+    (typer then parses them, with its messages)."""
+    scanned = _scan(args, {"--fate": _int_word})
+    if scanned is None:
+        return None
+    words, values, as_json = scanned
+    fate = int(values.get("--fate", "0"))
     if not 1 <= len(words) <= 2:
         return None
     return words[0], (words[1] if len(words) == 2 else None), fate, as_json
@@ -83,29 +96,10 @@ def parse_roll(args: Sequence[str]) -> tuple[str, str | None, int | None, bool] 
     """``(command, system, seed, as_json)`` of the arguments after ``roll``, or ``None``
     unless they are one plain command with ``--system S`` / ``--seed N`` / ``--json`` (each
     also as ``--opt=value``); ``--dice``, ``--batch``, ``--help`` and the rest go to typer."""
-    words: list[str] = []
-    values: dict[str, str] = {}
-    as_json = False
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "--json":
-            as_json = True
-        elif a.split("=", 1)[0] in ("--system", "--seed"):
-            name, eq, value = a.partition("=")
-            if not eq:
-                i += 1
-                if i >= len(args):
-                    return None
-                value = args[i]
-            if value.startswith("-") and name == "--system":
-                return None
-            values[name] = value
-        elif a.startswith("-") or not a:
-            return None
-        else:
-            words.append(a)
-        i += 1
+    scanned = _scan(args, {"--system": lambda v: not v.startswith("-"), "--seed": lambda v: True})
+    if scanned is None:
+        return None
+    words, values, as_json = scanned
     seed = values.get("--seed")
     if len(words) != 1 or (seed is not None and not _int_word(seed)):
         return None

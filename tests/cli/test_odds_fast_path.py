@@ -21,6 +21,7 @@ from tests.cli.entry_processes import MODULES, SCRIPT, TYPER, run
     ("maai", "2D10+3>=11", "--fate", "1", "x"),  # three words: typer's usage error
     ("DiceBot", "3D6>=12", "--fate", "1"),  # S-R14: fate is a maai rule
     ("maai", "2D10+3>=11", "--fate", "ten"),  # typer's own message for a bad integer
+    ("maai", "2D10+3>=11", "--fate=--1"),  # not an int to typer either (the fast path raised ValueError)
 ])
 def test_fast_path_answers_exactly_as_typer(argv: tuple[str, ...]) -> None:
     assert run(SCRIPT, "odds", *argv) == run(TYPER, "odds", *argv)
