@@ -16,7 +16,6 @@ letters upper-cased so commands are case-insensitive.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ikusa.dice.bcdice.fmt import normalize_cmp
 from ikusa.dice.bcdice.limits import MAX_DEPTH
@@ -33,13 +32,28 @@ class ParseFail(Exception):
     """Internal: the text is not this command (the caller answers ``None``)."""
 
 
-@dataclass(frozen=True, slots=True)
 class Token:
-    #: ``NUM``, ``CMP``, ``EOF`` or the (upper-cased) character itself
-    kind: str
-    text: str
-    #: the normalised operator of a ``CMP`` token (``None`` when it names none)
-    op: str | None = None
+    """One token: ``kind`` is ``NUM``, ``CMP``, ``EOF`` or the (upper-cased) character itself;
+    ``op`` the normalised operator of a ``CMP`` token (``None`` when it names none).  Treated as
+    immutable; a plain slots class, not a dataclass, for the dice bot's start-up (issue #12)."""
+
+    __slots__ = ("kind", "op", "text")
+
+    def __init__(self, kind: str, text: str, op: str | None = None) -> None:
+        self.kind = kind
+        self.text = text
+        self.op = op
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Token):
+            return NotImplemented
+        return (self.kind, self.text, self.op) == (other.kind, other.text, other.op)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.text, self.op))
+
+    def __repr__(self) -> str:
+        return f"Token(kind={self.kind!r}, text={self.text!r}, op={self.op!r})"
 
 
 EOF = Token("EOF", "")

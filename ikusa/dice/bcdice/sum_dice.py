@@ -24,7 +24,6 @@ prints no verdict and sets no flag.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from ikusa.dice.bcdice.arith import apply_op, literal
@@ -39,11 +38,19 @@ from ikusa.engine.errors import InputError
 IMPLICIT_SIDES = 6
 
 
-@dataclass
+# The nodes below are plain slots classes, not dataclasses: ``dataclasses`` imports ``inspect``,
+# about 8 ms of every ``ikusa roll`` start-up (issue #12, target 6).
+
+
 class Ctx:
-    tray: DiceTray
-    #: BCDice's ``rand_results`` count (one per xDy die; a d66 value counts once)
-    rand_count: int = 0
+    """One evaluation: the dice tray and BCDice's ``rand_results`` count (one per xDy die; a d66
+    value counts once)."""
+
+    __slots__ = ("rand_count", "tray")
+
+    def __init__(self, tray: DiceTray, rand_count: int = 0) -> None:
+        self.tray = tray
+        self.rand_count = rand_count
 
 
 class Node(Protocol):
@@ -53,9 +60,11 @@ class Node(Protocol):
     def include_dice(self) -> bool: ...
 
 
-@dataclass
 class Number:
-    text: str
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
     def value(self) -> int:
         return literal(self.text)
@@ -73,9 +82,11 @@ class Number:
         return False
 
 
-@dataclass
 class Paren:
-    inner: Node
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Node) -> None:
+        self.inner = inner
 
     def eval(self, ctx: Ctx) -> int:
         return self.inner.eval(ctx)
@@ -90,9 +101,11 @@ class Paren:
         return self.inner.include_dice()
 
 
-@dataclass
 class Negate:
-    body: Node
+    __slots__ = ("body",)
+
+    def __init__(self, body: Node) -> None:
+        self.body = body
 
     def eval(self, ctx: Ctx) -> int:
         return -self.body.eval(ctx)
@@ -107,13 +120,15 @@ class Negate:
         return self.body.include_dice()
 
 
-@dataclass
 class Chain:
     """``first op x op y …`` left to right; steps are ``(op, node, rounding)`` where
     rounding is the suffix of a division (``""``, ``F``, ``U``, ``R``)."""
 
-    first: Node
-    rest: list[tuple[str, Node, str]]
+    __slots__ = ("first", "rest")
+
+    def __init__(self, first: Node, rest: list[tuple[str, Node, str]]) -> None:
+        self.first = first
+        self.rest = rest
 
     def eval(self, ctx: Ctx) -> int:
         value = self.first.eval(ctx)
@@ -147,15 +162,17 @@ def roll_values(ctx: Ctx, times: int, sides: int) -> list[int]:
     return values
 
 
-@dataclass
 class DiceRoll:
     """``xDy``; ``sides`` ``None`` is DiceBot's implicit d6 (``2D``).  Shown with the
     evaluated count and sides: ``(1+1)D(2*3)`` is ``2D6``."""
 
-    times: Node
-    sides: Node | None
-    _text: str = field(default="", repr=False)
-    _shown: str = field(default="", repr=False)
+    __slots__ = ("_shown", "_text", "sides", "times")
+
+    def __init__(self, times: Node, sides: Node | None) -> None:
+        self.times = times
+        self.sides = sides
+        self._text = ""
+        self._shown = ""
 
     def eval(self, ctx: Ctx) -> int:
         times = self.times.eval(ctx)
@@ -176,16 +193,18 @@ class DiceRoll:
         return True
 
 
-@dataclass
 class FilterRoll:
     """``xDyKHn`` / ``KL`` / ``DH`` / ``DL``: roll, sort, keep or drop, sum."""
 
-    times: Node
-    sides: Node | None
-    n: Node
-    abbr: str
-    _text: str = field(default="", repr=False)
-    _shown: str = field(default="", repr=False)
+    __slots__ = ("_shown", "_text", "abbr", "n", "sides", "times")
+
+    def __init__(self, times: Node, sides: Node | None, n: Node, abbr: str) -> None:
+        self.times = times
+        self.sides = sides
+        self.n = n
+        self.abbr = abbr
+        self._text = ""
+        self._shown = ""
 
     def eval(self, ctx: Ctx) -> int:
         times = self.times.eval(ctx)
@@ -223,12 +242,14 @@ class _Undecided:
 UNDECIDED = _Undecided()
 
 
-@dataclass
 class Command:
-    secret: bool
-    lhs: Node
-    op: str | None = None
-    rhs: Node | _Undecided | None = None
+    __slots__ = ("lhs", "op", "rhs", "secret")
+
+    def __init__(self, secret: bool, lhs: Node, op: str | None = None, rhs: Node | _Undecided | None = None) -> None:
+        self.secret = secret
+        self.lhs = lhs
+        self.op = op
+        self.rhs = rhs
 
     def eval(self, tray: DiceTray) -> RollResult:
         ctx = Ctx(tray)
