@@ -12,8 +12,8 @@ Pure functions on immutable values; shared by the dice bot, the odds and the com
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from ikusa.engine.errors import RuleViolation
 
@@ -70,18 +70,67 @@ def clamp_modifier(modifier: int) -> int:
     return max(MOD_MIN, min(MOD_MAX, modifier))
 
 
-@dataclass(frozen=True, slots=True)
 class Check:
     """One 2d10 check: ``dice`` as rolled (after any fate), the raw ``modifier`` (clamped
     when read), the ``target`` (TN or 防備).  ``crit_extension`` is 会心拡張 (S-R12):
     a success whose dice differ by exactly 1 is also 会心.  ``fated`` lists the fate
-    interventions applied, as (die index, delta)."""
+    interventions applied, as (die index, delta).
+
+    An immutable value (==, hash and repr by its fields, as a frozen dataclass would be),
+    written as a plain slot class so that importing it does not import ``dataclasses``
+    (and with it ``inspect``) into a cold ``ikusa odds`` process (issue #12, target 5).
+
+    >>> Check((3, 4), 1, 9) == Check((3, 4), 1, 9), Check((3, 4), 1, 9)
+    (True, Check(dice=(3, 4), modifier=1, target=9, crit_extension=False, fated=()))
+    >>> Check((3, 4), 1, 9).target = 2
+    Traceback (most recent call last):
+    ...
+    AttributeError: Check is immutable: cannot assign to field 'target'
+    """
+
+    __slots__ = ("crit_extension", "dice", "fated", "modifier", "target")
+    #: the fields, in order: the arguments of the constructor, ==, hash and repr
+    _fields: tuple[str, ...] = ("dice", "modifier", "target", "crit_extension", "fated")
 
     dice: tuple[int, int]
     modifier: int
     target: int
-    crit_extension: bool = False
-    fated: tuple[tuple[int, int], ...] = ()
+    crit_extension: bool
+    fated: tuple[tuple[int, int], ...]
+
+    def __init__(self, dice: tuple[int, int], modifier: int, target: int,
+                 crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = ()) -> None:
+        _set = object.__setattr__
+        _set(self, "dice", dice)
+        _set(self, "modifier", modifier)
+        _set(self, "target", target)
+        _set(self, "crit_extension", crit_extension)
+        _set(self, "fated", fated)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete field {name!r}")
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f) for f in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Check):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        return f"{type(self).__name__}({inner})"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # copy / deepcopy / pickle rebuild through the constructor (assignment is refused)
+        return self.__class__, self._values()
 
     @property
     def applied_modifier(self) -> int:

@@ -61,12 +61,20 @@ OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome} | {
 }
 
 
-@dataclass(frozen=True, slots=True)
 class ForcedCheck(Check):
     """A rolled check whose outcome the GM has overruled (issue #8 §2 ``override``): the dice
     stay as rolled (and recorded); the outcome is the forced one; no fate is offered on it."""
 
-    forced: Outcome = Outcome.SUCCESS
+    __slots__ = ("forced",)
+    _fields = (*Check._fields, "forced")
+
+    forced: Outcome
+
+    def __init__(self, dice: tuple[int, int], modifier: int, target: int,
+                 crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = (),
+                 forced: Outcome = Outcome.SUCCESS) -> None:
+        super().__init__(dice, modifier, target, crit_extension, fated)
+        object.__setattr__(self, "forced", forced)
 
     @property
     def outcome(self) -> Outcome:
