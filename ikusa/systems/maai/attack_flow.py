@@ -443,6 +443,7 @@ class AttackFlow(GuardFlow):
             t.reservations.clear()
             self.leave_shinpu(t)
             t.stance = None
+            t.urev += 1
             t.vigor = 0
             self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
             if t.grade == "主" and t.squad:
@@ -473,10 +474,12 @@ class AttackFlow(GuardFlow):
         if u.incapacitated:
             return
         u.defenceless = True
+        u.urev += 1  # the attack lists on it (Unit.urev)
         dropped = []
         if u.stance is not None:
             dropped.append(f"構え{u.stance.name}解除")
             u.stance = None
+            u.urev += 1
         if u.reservations and self.opts.defenseless.voids_reservations:
             dropped.append("予約消滅")
             u.reservations.clear()

@@ -117,6 +117,7 @@ class BreathFlow(MovementFlow):
         if u.defenceless:
             notes.append("無防備 解除 (S-R65)")
             u.defenceless = False
+            u.urev += 1  # the attack lists on it (Unit.urev)
         if u.cur_limit > self.opts.breath.official_cap:
             notes.append(f"公式上限{self.opts.breath.official_cap}超過 (S-R28)")
         self.emit_lazy("breath", "S-R35", breath_text,
@@ -408,6 +409,7 @@ class BreathFlow(MovementFlow):
         if key == "release":
             name = u.stance.name if u.stance else ""
             u.stance = None
+            u.urev += 1  # the attack lists on it (Unit.urev)
             rc = self.opts.stances.release_cost
             paid = self.pay(u, rc) if rc else "活力0"
             self.emit("stance", "S-R58,S-R31", f"{u.name} 構え {name} 解除 ({paid})", unit=u.id)
@@ -439,6 +441,7 @@ class BreathFlow(MovementFlow):
         elif verb == "stance":
             old = f" ({u.stance.name} 解除)" if u.stance else ""
             u.stance = m
+            u.urev += 1  # the attack lists on it (Unit.urev)
             self.emit("stance", "S-R58,S-G16", f"{u.name} 構え {m.name}{old} ({paid})", unit=u.id, move=m.id,
                       vigor=u.vigor)
         elif m.kind == "movement":
