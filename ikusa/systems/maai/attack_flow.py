@@ -14,7 +14,7 @@ from functools import partial
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai import fear, noncorporeal
 from ikusa.systems.maai.catalog import Tag
-from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.check import Check, Outcome
 from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import ROLL_KEYS, defence_effects, effect_notes
@@ -231,8 +231,8 @@ class AttackFlow(GuardFlow):
         assert c is not None
         a, t, m = ctx.attacker, ctx.target, ctx.move
         out = c.outcome
-        ov = out.value
-        ok = out.succeeded
+        ov = out._value_  # (Enum.value is a Python-level property: the plain attribute, hot path)
+        ok = c.success  # = out.succeeded (a ForcedCheck's too)
         if c.target == SAINT_TN:
             extra += " [聖人 自動成功 S-G23]"
         self.emit_lazy("attack", "S-R41", attack_text, (a.name, m.name, t.name, c, ctx.defence, extra),
@@ -247,14 +247,14 @@ class AttackFlow(GuardFlow):
                 after = partial(self._counter, ctx)
             if out.fumbled and "attack" in self.opts.doubles.fumble_checks:
                 self.make_defenceless(a, "失着 (S-R10)")
-                if out.value == "業報" and "attack" in self.opts.doubles.table_checks:
+                if out is Outcome.GOUHOU and "attack" in self.opts.doubles.table_checks:
                     self.table_roll(a, "致命的失敗表", after)
                 else:
                     self.fumble_extras(a, after)
             else:
                 after()
             return
-        if out.value == "天命" and "attack" in self.opts.doubles.table_checks:
+        if out is Outcome.TENMEI and "attack" in self.opts.doubles.table_checks:
             self.table_roll(a, "決定的瞬間表", lambda: self._ask_reaction(ctx))
             return
         self._ask_reaction(ctx)

@@ -48,6 +48,8 @@ class Outcome(StrEnum):
 _SUCCEEDED = frozenset((Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI))
 _CRITICAL = frozenset((Outcome.CRITICAL, Outcome.TENMEI))
 _FUMBLED = frozenset((Outcome.FUMBLE, Outcome.GOUHOU))
+_TENMEI, _CRIT, _SUCCESS = Outcome.TENMEI, Outcome.CRITICAL, Outcome.SUCCESS
+_FAILURE, _FUMBLE, _GOUHOU = Outcome.FAILURE, Outcome.FUMBLE, Outcome.GOUHOU
 
 
 #: best → worst, the order fate intervention optimises in (issue #2, S-G27)
@@ -88,7 +90,7 @@ class Check:
     AttributeError: Check is immutable: cannot assign to field 'target'
     """
 
-    __slots__ = ("crit_extension", "dice", "fated", "modifier", "target")
+    __slots__ = ("crit_extension", "dice", "fated", "modifier", "outcome", "success", "target", "total")
     #: the fields, in order: the arguments of the constructor, ==, hash and repr
     _fields: tuple[str, ...] = ("dice", "modifier", "target", "crit_extension", "fated")
 
@@ -97,15 +99,40 @@ class Check:
     target: int
     crit_extension: bool
     fated: tuple[tuple[int, int], ...]
+    #: S-R01: 2d10 + clamped modifier
+    total: int
+    #: S-R01: total ≥ TN
+    success: bool
+    #: S-R09…S-R12; S-G29: a failing [10,10] is plain 失着, a succeeding [1,1] plain 会心
+    outcome: Outcome
 
     def __init__(self, dice: tuple[int, int], modifier: int, target: int,
                  crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = ()) -> None:
+        # the derived numbers are worked out once here (every check's outcome is read, most
+        # several times: plain slots instead of properties, issue #12)
         _set = object.__setattr__
         _set(self, "dice", dice)
         _set(self, "modifier", modifier)
         _set(self, "target", target)
         _set(self, "crit_extension", crit_extension)
         _set(self, "fated", fated)
+        a, b = dice
+        total = a + b + (MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier)
+        _set(self, "total", total)
+        if total >= target:
+            _set(self, "success", True)
+            if a == b:
+                _set(self, "outcome", _TENMEI if a == 10 else _CRIT)
+            elif crit_extension and (a - b == 1 or b - a == 1):
+                _set(self, "outcome", _CRIT)
+            else:
+                _set(self, "outcome", _SUCCESS)
+        else:
+            _set(self, "success", False)
+            if a == b:
+                _set(self, "outcome", _GOUHOU if a == 1 else _FUMBLE)
+            else:
+                _set(self, "outcome", _FAILURE)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot assign to field {name!r}")
@@ -141,40 +168,9 @@ class Check:
         return self.dice[0] + self.dice[1]
 
     @property
-    def total(self) -> int:
-        """S-R01: 2d10 + clamped modifier."""
-        m = self.modifier
-        d = self.dice
-        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m)
-
-    @property
-    def success(self) -> bool:
-        """S-R01: total ≥ TN."""
-        m = self.modifier
-        d = self.dice
-        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target
-
-    @property
     def doubles(self) -> bool:
         """S-R08: both dice equal."""
         return self.dice[0] == self.dice[1]
-
-    @property
-    def outcome(self) -> Outcome:
-        """S-R09…S-R12; S-G29: a failing [10,10] is plain 失着, a succeeding [1,1] plain 会心."""
-        a, b = self.dice
-        m = self.modifier
-        if a + b + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target:
-            if a == b == 10:
-                return Outcome.TENMEI
-            if a == b or (self.crit_extension and abs(a - b) == 1):
-                return Outcome.CRITICAL
-            return Outcome.SUCCESS
-        if a == b == 1:
-            return Outcome.GOUHOU
-        if a == b:
-            return Outcome.FUMBLE
-        return Outcome.FAILURE
 
     def with_fate(self, index: int, delta: int) -> Check:
         """S-R14/S-R16 (000 §3.1 運命介入): move die ``index`` (0 or 1) by ``delta`` (±1),

@@ -75,14 +75,8 @@ class ForcedCheck(Check):
                  forced: Outcome = Outcome.SUCCESS) -> None:
         super().__init__(dice, modifier, target, crit_extension, fated)
         object.__setattr__(self, "forced", forced)
-
-    @property
-    def outcome(self) -> Outcome:
-        return self.forced
-
-    @property
-    def success(self) -> bool:
-        return self.forced.succeeded
+        object.__setattr__(self, "outcome", forced)
+        object.__setattr__(self, "success", forced.succeeded)
 
 
 @dataclass(slots=True)
