@@ -19,7 +19,7 @@ from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import ROLL_KEYS, defence_effects, effect_notes
 from ikusa.systems.maai.equipment import resolve_break
-from ikusa.systems.maai.event_text import attack_text, damage_text, defence_text, dice_text
+from ikusa.systems.maai.event_text import attack_text, damage_text, defence_text, dice_text, reaction_prompt
 from ikusa.systems.maai.flow_base import p_success
 from ikusa.systems.maai.guard import GuardFlow
 from ikusa.systems.maai.moves import Move
@@ -348,8 +348,8 @@ class AttackFlow(GuardFlow):
                 how = f"即興 活力{cost} {before}→{t.vigor} (S-R40)"
             self._defend(ctx, m, how)
 
-        self.ask(t.id, "reaction", f"{t.name}: {ctx.attacker.name}の{ctx.move.name} 命中{c.total} に防御?", opts,
-                 handle, lambda: self._ask_reaction(ctx))
+        self.ask_lazy(t.id, "reaction", reaction_prompt, (t.name, ctx.attacker.name, ctx.move.name, c.total), opts,
+                      handle, lambda: self._ask_reaction(ctx))
 
     def _defend(self, ctx: AttackCtx, m: Move, how: str) -> None:
         t = ctx.target

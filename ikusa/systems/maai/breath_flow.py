@@ -16,7 +16,14 @@ from ikusa.systems.maai import fear, noncorporeal, option_odds
 from ikusa.systems.maai.attack_flow import defence_key
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
-from ikusa.systems.maai.event_text import breath_end_text, breath_text, dice_text, maneuver_text, paid_text
+from ikusa.systems.maai.event_text import (
+    breath_end_text,
+    breath_prompt,
+    breath_text,
+    dice_text,
+    maneuver_text,
+    paid_text,
+)
 from ikusa.systems.maai.flow_base import GE_2D10
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
@@ -380,8 +387,8 @@ class BreathFlow(MovementFlow):
             else:
                 self.do_pass(u)
             return
-        self.ask(u.id, "breath", f"{u.name} の一呼吸: 活力{u.vigor} 消費{u.breath_spent}/限界{u.cur_limit}", opts,
-                 lambda key: self.breath_action(u, key))
+        self.ask_lazy(u.id, "breath", breath_prompt, (u.name, u.vigor, u.breath_spent, u.cur_limit), opts,
+                      lambda key: self.breath_action(u, key))
 
     def pay(self, u: Unit, cost: int) -> str:
         """Spend ``cost`` 活力 of ``u``'s breath; what it paid, as text."""

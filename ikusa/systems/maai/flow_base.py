@@ -20,7 +20,7 @@ from ikusa.systems.maai.check import OUTCOME_RANK, Check
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import MaaiFx, gm_check
 from ikusa.systems.maai.encounter import MaaiEncounter, ResolvedUnit
-from ikusa.systems.maai.event_text import dice_text
+from ikusa.systems.maai.event_text import fate_prompt
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.units import Unit
 
@@ -209,6 +209,11 @@ class FlowBase:
             again: Callable[[], None] | None = None) -> None:
         self.wait = Wait(Decision(actor, kind, prompt, tuple(options)), handler, again)
 
+    def ask_lazy(self, actor: str, kind: str, fmt: Callable[..., str], args: tuple[Any, ...],
+                 options: Sequence[Option], handler: Handler, again: Callable[[], None] | None = None) -> None:
+        """:meth:`ask` with the prompt ``fmt(*args)`` made when first read (maai/event_text.py)."""
+        self.wait = Wait(Decision.lazy(actor, kind, fmt, args, tuple(options)), handler, again)
+
     def roll2(self, purpose: str, roller: str = "") -> tuple[int, int]:
         assert self.dice is not None
         d = self.dice.roll(10, 2, purpose, roller=roller)
@@ -268,9 +273,8 @@ class FlowBase:
                 then(new)
 
         what = "自分の判定" if own else "致命の一撃 (S-G51)"
-        self.ask(owner.id, "fate", f"{owner.name}: {what} {dice_text(chk)} vs {chk.target} → "
-                 f"{chk.outcome.value}. 運命介入 (残り{owner.fate_left})?", options, handle,
-                 lambda: self.offer_fate(owner, chk, then, own, allow_down, relevance, used))
+        self.ask_lazy(owner.id, "fate", fate_prompt, (owner.name, what, chk, owner.fate_left), options, handle,
+                      lambda: self.offer_fate(owner, chk, then, own, allow_down, relevance, used))
 
     # -- end of combat --------------------------------------------------------------------
     def sides_able(self) -> list[str]:
