@@ -161,8 +161,10 @@ class BreathFlow(MovementFlow):
         depend on: the unit's 活力, room, acted, zone, attacks this breath, stance, 無防備,
         reservations and 装填, and each enemy's state that enters the hit odds (down, zone,
         奇襲, stance, 無防備, armour, 陣形, reservations)."""
-        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or u.origin or not self.simple_unit(u)
-                or len(self.units) > BREATH_CACHE_UNITS):
+        simple = self.simple_units.get(u.id)
+        self.breath_hit = None
+        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or u.origin
+                or not (self.simple_unit(u) if simple is None else simple) or len(self.units) > BREATH_CACHE_UNITS):
             return self.build_breath_options(u)
         self.attack_count = None  # not counted (build_breath_options counts)
         side = u.side
@@ -177,7 +179,9 @@ class BreathFlow(MovementFlow):
         if hit is None:
             if len(cache) >= 20_000:
                 cache.clear()
+                self.caches.plans.clear()
             hit = cache[key] = self.build_breath_options(u)
+        self.breath_hit = hit
         return list(hit)
 
     def build_breath_options(self, u: Unit) -> list[Option]:
@@ -373,13 +377,26 @@ class BreathFlow(MovementFlow):
 
     def ask_breath(self, u: Unit) -> None:
         opts = self.breath_options(u)
+        hit = self.breath_hit  # the cached list opts copies (None: built anew)
         listed, attacks = len(opts), self.attack_count
         if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
             opts = without_feared(self.fx, u.id, opts)
-        if noncorporeal.any_in(self):  # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py)
+            hit = None
+        fx = self.fx
+        nc = fx.noncorporeal
+        # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py; any_in, inlined)
+        if (noncorporeal.any_in(self) if nc is None or fx.noncorporeal_units != len(self.units) else nc):
             opts = noncorporeal.without_blocked(self, u, opts)
+            hit = None
         # #13: odds vs the best reaction, overload (labels only; the attack count, unless filtered)
-        opts = option_odds.annotate(self, u, opts, attacks if len(opts) == listed else None)
+        if hit is not None:  # a cached list: which options get which notes is worked out once
+            plans = self.caches.plans
+            entry = plans.get(id(hit))
+            if entry is None or entry[0] is not hit:
+                entry = plans[id(hit)] = (hit, option_odds.annotation_plan(opts, u.cur_limit - u.breath_spent))
+            opts = option_odds.apply_plan(self, u, opts, entry[1])
+        else:
+            opts = option_odds.annotate(self, u, opts, attacks if len(opts) == listed else None)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":
@@ -426,11 +443,15 @@ class BreathFlow(MovementFlow):
         m = u.move_by_id[mid]
         arg, _, aim_txt = arg.partition("+aim")
         aim = int(aim_txt) if aim_txt else 0
-        cost = self.cost_now(u, m) + aim
-        before = self.pay_vigor(u, cost)
+        collapse = u.collapse
+        plain = None if collapse or u.shinpu or m.kind == "command" else self.plain_cost.get(id(m))
+        cost = (self.cost_now(u, m) if plain is None else plain) + aim  # cost_now: the encounter's plain cost
+        before = u.vigor  # pay_vigor, inlined
+        u.vigor = before - cost
+        u.breath_spent += cost
+        u.acted += 1
         if m.limit_per_round is not None and not m.zero_cost:
             u.round_uses[m.id] = u.round_uses.get(m.id, 0) + 1
-        collapse = u.collapse
         if collapse:
             u.collapse = 0
         if verb not in ("reserve", "stance") and m.kind == "attack":  # the common case: a lazy line

@@ -117,14 +117,17 @@ class EncounterCaches:
     by its states; no module-level cache (issue #12)."""
 
     __slots__ = ("attacks", "breath_cache", "damages", "fear_aura", "homebrew_effects", "limits", "memo",
-                 "noncorporeal", "notes", "options", "opts", "plain_cost", "puppets", "react_cache", "simple_units",
-                 "start_effects", "units", "zones")
+                 "noncorporeal", "notes", "options", "opts", "plain_cost", "plans", "puppets", "react_cache",
+                 "simple_units", "start_effects", "units", "zones")
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.opts = enc.opts
         self.memo = enc.memo
         #: breath option lists of plain situations, keyed on all they depend on (breath_flow)
         self.breath_cache: dict[tuple[object, ...], list[Option]] = {}
+        #: id of a breath_cache list → (the list, which of its options get which label notes:
+        #: option_odds.annotation_plan), emptied with breath_cache
+        self.plans: dict[int, tuple[list[Option], tuple[tuple[int, bool, bool], ...]]] = {}
         #: unit id → its maneuvers allow the cached breath options (breath_flow.simple_unit)
         self.simple_units: dict[str, bool] = {}
         #: reaction option lists, keyed on all they depend on (attack_flow.reaction_options)
@@ -178,6 +181,8 @@ class FlowBase:
         self.attack_lists: dict[tuple[object, ...], tuple[int, list[Unit], list[int], list[Option | None]]] = {}
         #: how many attack options the last breath_options listed (None: not counted)
         self.attack_count: int | None = None
+        #: the cached list the last breath_options copied (None: it built the options anew)
+        self.breath_hit: list[Option] | None = None
         self.maai = 1
         self.phase = "count"  # count | lull | survival | over
         self.actor: Unit | None = None

@@ -134,17 +134,20 @@ def _reaction_note(st: Any, u: Any, o: Option) -> str:
     return note
 
 
-def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None) -> list[Option]:
-    """``options`` of ``u``'s breath, those that get a note above with a lazy label: the notes
-    are worked out when the label is first read (issue #12: the AIs never read labels; a
-    person's menu reads them while the decision is pending).  ``attacks``: how many of them are
-    attacks, when the caller counted them (else they are counted here if it matters)."""
+#: which options of a breath list get a lazy label, and which notes: (index, reaction note, overload note)
+Plan = tuple[tuple[int, bool, bool], ...]
+
+
+def annotation_plan(options: list[Option], room: int, attacks: int | None = None) -> Plan:
+    """Which of ``options`` (a breath's, with ``room`` 活力 left before the limit) get which
+    notes: a pure function of the options and ``room``, so a cached breath list keeps its plan
+    (breath_flow.ask_breath).  ``attacks``: how many of them are attacks, when the caller
+    counted them (else they are counted here if it matters)."""
     # with at most REACTION_NOTE_MAX options there are at most that many attacks: no count
     if attacks is None and len(options) > REACTION_NOTE_MAX:
         attacks = [x.data.get("kind") for x in options].count("attack")
     react_notes = len(options) <= REACTION_NOTE_MAX or attacks is None or attacks <= REACTION_NOTE_MAX
-    room = u.cur_limit - u.breath_spent
-    lazy = Option.lazy
+    plan = []
     for i, o in enumerate(options):
         cost = o.cost
         over = cost is not None and cost > room
@@ -158,5 +161,22 @@ def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None)
         # the breath's own attack options carry their overload note already (breath_flow)
         over = over and not data.get("within", True) and not (attack and "puppet" not in data)
         if react or over:
-            options[i] = lazy(o.key, partial(_label, st, u, o, react, over), cost, o.odds, data)
+            plan.append((i, react, over))
+    return tuple(plan)
+
+
+def apply_plan(st: Any, u: Any, options: list[Option], plan: Plan) -> list[Option]:
+    """``options`` (changed in place) with the lazy labels of ``plan`` (:func:`annotation_plan`)."""
+    lazy = Option.lazy
+    for i, react, over in plan:
+        o = options[i]
+        options[i] = lazy(o.key, partial(_label, st, u, o, react, over), o.cost, o.odds, o.data)
     return options
+
+
+def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None) -> list[Option]:
+    """``options`` of ``u``'s breath, those that get a note above with a lazy label: the notes
+    are worked out when the label is first read (issue #12: the AIs never read labels; a
+    person's menu reads them while the decision is pending).  ``attacks``: how many of them are
+    attacks, when the caller counted them (else they are counted here if it matters)."""
+    return apply_plan(st, u, options, annotation_plan(options, u.cur_limit - u.breath_spent, attacks))

@@ -52,7 +52,10 @@ class MaaiState(BreathFlow):
         w = self.wait
         if w is None:
             raise RuleViolation("S-G25", "000 §3.8", "the combat is over; no decision is pending")
-        if not w.legal(action):
+        for o in w.decision.options:  # w.legal(action), inlined
+            if o.key == action:
+                break
+        else:
             raise self.explain_illegal(action)
         self.dice = dice
         self.wait = None
