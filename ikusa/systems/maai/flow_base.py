@@ -86,28 +86,43 @@ def _rank(c: Check, relevance: str) -> int:
     return r
 
 
-class Wait:
-    """A pending decision, the handler that continues the flow, and ``again``: how to ask the
-    same question anew from the state as it is now (a GM ruling changed the numbers its options
-    came from; issue #8 §2), or None where the question does not depend on them."""
+class Wait(Decision):
+    """A pending decision: the :class:`Decision` itself (what ``pending()`` returns, shown to
+    the GM/player/AI), with the handler that continues the flow with the chosen key, and
+    ``again``: how to ask the same question anew from the state as it is now (a GM ruling
+    changed the numbers its options came from; issue #8 §2), or None where the question does
+    not depend on them.  One object per decision (issue #12); it pickles and copies as the
+    plain Decision (Decision.__reduce__), never its handler."""
 
-    __slots__ = ("again", "decision", "handler")
+    __slots__ = ("again", "handler")
 
-    def __init__(self, decision: Decision, handler: Handler, again: Callable[[], None] | None = None) -> None:
-        self.decision = decision
+    def __init__(self, actor: str, kind: str, prompt: str | None, fmt: Callable[..., str] | None,
+                 args: tuple[Any, ...], options: tuple[Option, ...], handler: Handler,
+                 again: Callable[[], None] | None = None) -> None:
+        # Decision's fields (Decision.lazy's when ``prompt`` is None), set here in one call
+        self.actor = actor
+        self.kind = kind
+        self._prompt = prompt
+        self._fmt = fmt
+        self._args = args
+        self.options = options
         self.handler = handler
         self.again = again
 
+    @property
+    def decision(self) -> Decision:
+        return self
+
     def legal(self, key: str) -> bool:
         """``key`` is one of the pending options (a scan: option lists are short)."""
-        for o in self.decision.options:
+        for o in self.options:
             if o.key == key:
                 return True
         return False
 
     @property
     def by_key(self) -> dict[str, Option]:
-        return {o.key: o for o in self.decision.options}
+        return {o.key: o for o in self.options}
 
 
 class EncounterCaches:
@@ -212,12 +227,12 @@ class FlowBase:
     # -- waits ----------------------------------------------------------------------------
     def ask(self, actor: str, kind: str, prompt: str, options: Sequence[Option], handler: Handler,
             again: Callable[[], None] | None = None) -> None:
-        self.wait = Wait(Decision(actor, kind, prompt, tuple(options)), handler, again)
+        self.wait = Wait(actor, kind, prompt, None, (), tuple(options), handler, again)
 
     def ask_lazy(self, actor: str, kind: str, fmt: Callable[..., str], args: tuple[Any, ...],
                  options: Sequence[Option], handler: Handler, again: Callable[[], None] | None = None) -> None:
         """:meth:`ask` with the prompt ``fmt(*args)`` made when first read (maai/event_text.py)."""
-        self.wait = Wait(Decision.lazy(actor, kind, fmt, args, tuple(options)), handler, again)
+        self.wait = Wait(actor, kind, None, fmt, args, tuple(options), handler, again)
 
     def roll2(self, purpose: str, roller: str = "") -> tuple[int, int]:
         assert self.dice is not None
