@@ -13,7 +13,8 @@ Pure functions on immutable values; shared by the dice bot, the odds and the com
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from ikusa.engine.errors import RuleViolation
 
@@ -50,6 +51,7 @@ _CRITICAL = frozenset((Outcome.CRITICAL, Outcome.TENMEI))
 _FUMBLED = frozenset((Outcome.FUMBLE, Outcome.GOUHOU))
 _TENMEI, _CRIT, _SUCCESS = Outcome.TENMEI, Outcome.CRITICAL, Outcome.SUCCESS
 _FAILURE, _FUMBLE, _GOUHOU = Outcome.FAILURE, Outcome.FUMBLE, Outcome.GOUHOU
+_new = tuple.__new__
 
 
 #: best → worst, the order fate intervention optimises in (issue #2, S-G27)
@@ -72,92 +74,82 @@ def clamp_modifier(modifier: int) -> int:
     return max(MOD_MIN, min(MOD_MAX, modifier))
 
 
-class Check:
+class Check(tuple[Any, ...]):
     """One 2d10 check: ``dice`` as rolled (after any fate), the raw ``modifier`` (clamped
     when read), the ``target`` (TN or 防備).  ``crit_extension`` is 会心拡張 (S-R12):
     a success whose dice differ by exactly 1 is also 会心.  ``fated`` lists the fate
-    interventions applied, as (die index, delta).
+    interventions applied, as (die index, delta).  ``total`` (S-R01: 2d10 + clamped modifier),
+    ``success`` (S-R01: total ≥ TN) and ``outcome`` (S-R09…S-R12; S-G29: a failing [10,10] is
+    plain 失着, a succeeding [1,1] plain 会心) are worked out once, when it is made.
 
-    An immutable value (==, hash and repr by its fields, as a frozen dataclass would be),
-    written as a plain slot class so that importing it does not import ``dataclasses``
-    (and with it ``inspect``) into a cold ``ikusa odds`` process (issue #12, target 5).
+    An immutable value (==, hash and repr by its fields, as the frozen dataclass it was): a
+    tuple of its fields and the derived numbers, read through C-level getters (issue #12: made
+    once per roll and read several times on the hot path), and no ``dataclasses`` import into a
+    cold ``ikusa odds`` process (target 5).
 
     >>> Check((3, 4), 1, 9) == Check((3, 4), 1, 9), Check((3, 4), 1, 9)
     (True, Check(dice=(3, 4), modifier=1, target=9, crit_extension=False, fated=()))
     >>> Check((3, 4), 1, 9).target = 2
     Traceback (most recent call last):
     ...
-    AttributeError: Check is immutable: cannot assign to field 'target'
+    AttributeError: property 'target' of 'Check' object has no setter
     """
 
-    __slots__ = ("crit_extension", "dice", "fated", "modifier", "outcome", "success", "target", "total")
-    #: the fields, in order: the arguments of the constructor, ==, hash and repr
+    __slots__ = ()
+    #: the fields, in order: the arguments of the constructor, and repr
     _fields: tuple[str, ...] = ("dice", "modifier", "target", "crit_extension", "fated")
 
-    dice: tuple[int, int]
-    modifier: int
-    target: int
-    crit_extension: bool
-    fated: tuple[tuple[int, int], ...]
-    #: S-R01: 2d10 + clamped modifier
-    total: int
-    #: S-R01: total ≥ TN
-    success: bool
-    #: S-R09…S-R12; S-G29: a failing [10,10] is plain 失着, a succeeding [1,1] plain 会心
-    outcome: Outcome
+    if TYPE_CHECKING:
+        @property
+        def dice(self) -> tuple[int, int]: ...
+        @property
+        def modifier(self) -> int: ...
+        @property
+        def target(self) -> int: ...
+        @property
+        def crit_extension(self) -> bool: ...
+        @property
+        def fated(self) -> tuple[tuple[int, int], ...]: ...
+        @property
+        def total(self) -> int: ...
+        @property
+        def success(self) -> bool: ...
+        @property
+        def outcome(self) -> Outcome: ...
+    else:
+        dice = property(itemgetter(0))
+        modifier = property(itemgetter(1))
+        target = property(itemgetter(2))
+        crit_extension = property(itemgetter(3))
+        fated = property(itemgetter(4))
+        total = property(itemgetter(5))
+        success = property(itemgetter(6))
+        outcome = property(itemgetter(7))
 
-    def __init__(self, dice: tuple[int, int], modifier: int, target: int,
-                 crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = ()) -> None:
-        # the derived numbers are worked out once here (every check's outcome is read, most
-        # several times: plain slots instead of properties, issue #12)
-        _set = object.__setattr__
-        _set(self, "dice", dice)
-        _set(self, "modifier", modifier)
-        _set(self, "target", target)
-        _set(self, "crit_extension", crit_extension)
-        _set(self, "fated", fated)
+    def __new__(cls, dice: tuple[int, int], modifier: int, target: int,
+                crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = ()) -> Check:
         a, b = dice
         total = a + b + (MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier)
-        _set(self, "total", total)
         if total >= target:
-            _set(self, "success", True)
             if a == b:
-                _set(self, "outcome", _TENMEI if a == 10 else _CRIT)
+                out = _TENMEI if a == 10 else _CRIT
             elif crit_extension and (a - b == 1 or b - a == 1):
-                _set(self, "outcome", _CRIT)
+                out = _CRIT
             else:
-                _set(self, "outcome", _SUCCESS)
+                out = _SUCCESS
+            return _new(cls, (dice, modifier, target, crit_extension, fated, total, True, out))
+        if a == b:
+            out = _GOUHOU if a == 1 else _FUMBLE
         else:
-            _set(self, "success", False)
-            if a == b:
-                _set(self, "outcome", _GOUHOU if a == 1 else _FUMBLE)
-            else:
-                _set(self, "outcome", _FAILURE)
+            out = _FAILURE
+        return _new(cls, (dice, modifier, target, crit_extension, fated, total, False, out))
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable: cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete field {name!r}")
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, f) for f in self._fields)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__ or not isinstance(other, Check):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
+    def __getnewargs__(self) -> tuple[Any, ...]:  # copy / deepcopy / pickle: the constructor's arguments
+        return self[:5]
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
         return f"{type(self).__name__}({inner})"
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # copy / deepcopy / pickle rebuild through the constructor (assignment is refused)
-        return self.__class__, self._values()
 
     @property
     def applied_modifier(self) -> int:

@@ -77,6 +77,19 @@ def _fate_offer(dice: tuple[int, int], modifier: int, target: int, crit_extensio
     return tuple(options)
 
 
+def fate_cannot_matter(c: Check) -> bool:
+    """Whether no single fate use can change what ``c`` means, whatever the relevance (S-R14,
+    S-G27, S-G28): one die ±1 moves the total by 1 and the dice's difference by 1, so with the
+    total at least 1 above or 2 below the TN and the dice 3 or more apart, success, doubles
+    (会心/失着/天命/業報) and 会心拡張 all stay as they are.  A cheap test before the offer's table
+    (tests/systems/maai/test_fate_filter.py checks it against :func:`_fate_alternatives`)."""
+    diff = c.total - c.target
+    if -2 < diff < 1:
+        return False
+    a, b = c.dice
+    return a - b >= 3 or b - a >= 3
+
+
 def _rank(c: Check, relevance: str) -> int:
     if relevance == "success":
         return int(c.success)
@@ -269,6 +282,9 @@ class FlowBase:
             return
         limit = self.opts.fate.max_uses_per_roll
         if used >= limit:
+            then(chk)
+            return
+        if limit == 1 and fate_cannot_matter(chk):  # the common roll: no table lookup
             then(chk)
             return
         options = _fate_offer(chk.dice, chk.modifier, chk.target, chk.crit_extension, relevance, own, limit > 1)
