@@ -23,7 +23,6 @@ per option, which made a 400-unit battle ten times slower (bench/bench_large.py,
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from ikusa.dice.odds import percent_text
@@ -165,12 +164,38 @@ def annotation_plan(options: list[Option], room: int, attacks: int | None = None
     return tuple(plan)
 
 
+class NotedOption(Option):
+    """A breath option whose label gets its notes (:func:`_label`) when first read: an
+    :meth:`Option.lazy <ikusa.engine.protocol.Option.lazy>` made in one call (issue #12)."""
+
+    __slots__ = ("_base", "_over", "_react", "_st", "_u")
+
+    def __init__(self, st: Any, u: Any, base: Option, react: bool, over: bool) -> None:
+        self.key = base.key
+        self._label = None
+        self._make = None
+        self.cost = base.cost
+        self.odds = base.odds
+        self.data = base.data
+        self._st = st
+        self._u = u
+        self._base = base
+        self._react = react
+        self._over = over
+
+    @property
+    def label(self) -> str:
+        t = self._label
+        if t is None:
+            t = self._label = _label(self._st, self._u, self._base, self._react, self._over)
+            self._st = self._u = None  # the label is made: the state is no longer needed
+        return t
+
+
 def apply_plan(st: Any, u: Any, options: list[Option], plan: Plan) -> list[Option]:
     """``options`` (changed in place) with the lazy labels of ``plan`` (:func:`annotation_plan`)."""
-    lazy = Option.lazy
     for i, react, over in plan:
-        o = options[i]
-        options[i] = lazy(o.key, partial(_label, st, u, o, react, over), o.cost, o.odds, o.data)
+        options[i] = NotedOption(st, u, options[i], react, over)
     return options
 
 
