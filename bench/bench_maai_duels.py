@@ -6,11 +6,12 @@ battles (examples/maai/squad_battle.yaml).  Each figure is the best of ``--repea
 CPU time (the machine is shared: the best run is the least disturbed one); wall time of the
 best run is shown too.  Run: ``python -m bench.bench_maai_duels [N] [--repeat R]``.
 
-``--baseline [--rounds K]`` instead runs issue #12's baseline (commit ``8aba570``, see
+``--baseline [--rounds K] [--calls]`` instead runs issue #12's baseline (commit ``8aba570``, see
 :mod:`bench.baseline`) and this checkout, each in its own subprocess with the same driver,
 interleaved round by round, and prints the median of ``K`` rounds (default 5) beside each other
 with the speed-up (target 1 of issue #12: at least x4 greedy duels/s).  The winners of both
-sides are compared too: the same seeds must give the same battles.
+sides are compared too: the same seeds must give the same battles.  ``--calls`` adds each side's
+Python calls per battle under cProfile, a figure the shared machine's load does not move.
 """
 
 from __future__ import annotations
@@ -98,17 +99,29 @@ from bench.bench_maai_duels import DUEL, SQUAD, load, run_battles
 from ikusa.systems.maai.policies import GreedyPolicy, RandomPolicy
 path, policy, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 enc = load(DUEL if path == "duel" else SQUAD)
-r = run_battles(enc, GreedyPolicy() if policy == "greedy" else RandomPolicy(), n)
-print(json.dumps({"cpu": r.cpu, "wall": r.wall, "decisions": r.decisions,
-                  "winners": sorted((str(k), v) for k, v in r.winners.items())}))
+pol = GreedyPolicy() if policy == "greedy" else RandomPolicy()
+r = run_battles(enc, pol, n)
+out = {"cpu": r.cpu, "wall": r.wall, "decisions": r.decisions,
+       "winners": sorted((str(k), v) for k, v in r.winners.items())}
+if len(sys.argv) > 4:  # --calls: Python calls per battle under cProfile (the same seeds again)
+    import cProfile, pstats
+    k = int(sys.argv[4])
+    prof = cProfile.Profile()
+    prof.enable()
+    run_battles(enc, pol, k)
+    prof.disable()
+    out["calls"] = sum(v[1] for v in pstats.Stats(prof).stats.values()) / k
+print(json.dumps(out))
 """
 
 KINDS = (("greedy duels", "duel", "greedy", 1), ("random duels", "duel", "random", 1),
          ("greedy squad battles", "squad", "greedy", 10))
 
 
-def compare_baseline(n: int, rounds: int) -> None:
-    """Baseline and current, interleaved subprocess runs, median battles/s CPU of ``rounds``."""
+def compare_baseline(n: int, rounds: int, calls: bool = False) -> None:
+    """Baseline and current, interleaved subprocess runs, median battles/s CPU of ``rounds``;
+    with ``calls`` also the Python calls per battle under cProfile (a figure the machine's load
+    does not move), counted in the first round."""
     from bench.baseline import BASELINE, checkout, current_tree, interleaved, summary
 
     trees = {f"baseline {BASELINE}": checkout(), "current": current_tree()}
@@ -117,21 +130,31 @@ def compare_baseline(n: int, rounds: int) -> None:
     for label, path, policy, div in KINDS:
         count = max(1, n // div)
         winners: dict[str, str] = {}
-        figures = interleaved(rounds, {name: partial(_side, tree, [path, policy, str(count)], count, winners, name)
+        counted: dict[str, float] = {}
+        extra = [str(max(1, min(count, 300 // div)))] if calls else []
+        figures = interleaved(rounds, {name: partial(_side, tree, [path, policy, str(count), *extra], count, winners,
+                                                     name, counted)
                                        for name, tree in trees.items()})
         print(f"maai {label}:")
         for line in summary(figures, "/s", anchor=f"baseline {BASELINE}"):
             print(line)
+        if counted:
+            print("  Python calls per battle (cProfile): "
+                  + ", ".join(f"{name} {v:,.0f}" for name, v in counted.items()))
         if len(set(winners.values())) != 1:
             print(f"  WARNING: the sides differ in winners: {winners}")
 
 
-def _side(tree: Path, argv: list[str], count: int, winners: dict[str, str], name: str) -> float:
-    """One round of one side: battles/s CPU; its winners are kept to compare the sides."""
+def _side(tree: Path, argv: list[str], count: int, winners: dict[str, str], name: str,
+          counted: dict[str, float]) -> float:
+    """One round of one side: battles/s CPU; its winners are kept to compare the sides (and its
+    calls per battle, counted once)."""
     from bench.baseline import run_python
 
-    out = json.loads(run_python(tree, DRIVER, argv))
+    out = json.loads(run_python(tree, DRIVER, argv if name not in counted else argv[:3]))
     winners[name] = str(out["winners"])
+    if "calls" in out:
+        counted[name] = float(out["calls"])
     return count / float(out["cpu"])
 
 
@@ -141,9 +164,11 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure, the best is shown")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds with --baseline (median shown)")
     ap.add_argument("--baseline", action="store_true", help="run issue #12's baseline beside this checkout")
+    ap.add_argument("--calls", action="store_true",
+                    help="with --baseline: also Python calls per battle under cProfile (load-independent)")
     args = ap.parse_args()
     if args.baseline:
-        compare_baseline(args.n or 2000, args.rounds)
+        compare_baseline(args.n or 2000, args.rounds, args.calls)
         return
     n = args.n or 3000
     duel, squad = load(DUEL), load(SQUAD)

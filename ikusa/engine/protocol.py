@@ -95,15 +95,46 @@ class Decision:
     """What the state waits for: ``actor`` (a unit id, or ``"GM"``) must choose one of
     ``options``.  ``kind`` names the decision (``"breath"``, ``"reaction"``,
     ``"fate"``, ``"lull"``, ``"gm_table"`` …); ``prompt`` says it in words.
-    A decision is a value: its fields are not meant to change."""
+    A decision is a value: its fields are not meant to change.
 
-    __slots__ = ("actor", "kind", "options", "prompt")
+    ``Decision(actor, kind, prompt, options)`` takes the prompt ready made; :meth:`lazy` takes
+    a formatter and the values it shows, and the prompt is ``fmt(*args)``, made on first read
+    (issue #12: an AI answering many decisions never reads a prompt).  As with
+    :meth:`Event.lazy <ikusa.engine.events.Event.lazy>`, the formatter must depend on those
+    values only, so the prompt reads the same whenever it is first read."""
+
+    __slots__ = ("_args", "_fmt", "_prompt", "actor", "kind", "options")
 
     def __init__(self, actor: str, kind: str, prompt: str, options: tuple[Option, ...]) -> None:
         self.actor = actor
         self.kind = kind
-        self.prompt = prompt
+        self._prompt: str | None = prompt
+        self._fmt: Callable[..., str] | None = None
+        self._args: tuple[Any, ...] = ()
         self.options = options
+
+    @classmethod
+    def lazy(cls, actor: str, kind: str, fmt: Callable[..., str], args: tuple[Any, ...],
+             options: tuple[Option, ...]) -> Decision:
+        """A decision whose prompt is ``fmt(*args)``, made when first read."""
+        d = cls.__new__(cls)
+        d.actor = actor
+        d.kind = kind
+        d._prompt = None
+        d._fmt = fmt
+        d._args = args
+        d.options = options
+        return d
+
+    @property
+    def prompt(self) -> str:
+        t = self._prompt
+        if t is None:
+            assert self._fmt is not None
+            t = self._prompt = self._fmt(*self._args)
+            self._fmt = None
+            self._args = ()
+        return t
 
     def keys(self) -> list[Action]:
         return [o.key for o in self.options]

@@ -14,17 +14,17 @@ from functools import partial
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai import fear, noncorporeal
 from ikusa.systems.maai.catalog import Tag
-from ikusa.systems.maai.check import Check
+from ikusa.systems.maai.check import _FUMBLED, Check, Outcome
 from ikusa.systems.maai.costs import aim_focus, aim_focus_cap
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import ROLL_KEYS, defence_effects, effect_notes
 from ikusa.systems.maai.equipment import resolve_break
-from ikusa.systems.maai.event_text import attack_text, damage_text, defence_text, dice_text
+from ikusa.systems.maai.event_text import attack_text, damage_text, defence_text, dice_text, reaction_prompt
 from ikusa.systems.maai.flow_base import p_success
 from ikusa.systems.maai.guard import GuardFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.options import CheckKind
-from ikusa.systems.maai.rules_link import apply_wounds, compute_defence, emergency_evasion, fatigue_penalty, hit_damage
+from ikusa.systems.maai.rules_link import compute_defence, emergency_evasion, fatigue_penalty, hit_damage
 from ikusa.systems.maai.units import Unit
 
 
@@ -162,11 +162,14 @@ class AttackFlow(GuardFlow):
     # -- declaration ------------------------------------------------------------------------
     def start_attack(self, u: Unit, m: Move, target: Unit, aim: int = 0) -> None:
         enhanced = u.hidden
-        if m.melee:
+        melee = m.kind == "attack" and m.reach == 0  # m.melee
+        if melee:
             u.attacks_in_breath += 1
-        mod = self.attack_modifier(u, m, target, u.attacks_in_breath)
+        mod = self.attack_modifier_base(u, m, u.attacks_in_breath)  # attack_modifier, inlined
+        if target.unaware:
+            mod += self.opts.surprise.bonus
         notes = []
-        if m.melee and u.attacks_in_breath >= 4:
+        if melee and u.attacks_in_breath >= 4:
             pen = fatigue_penalty(u.attacks_in_breath, self.fatigue_mitigations(u, m), self.opts)
             notes.append(f"連撃疲労{pen} (S-R66)")
         if target.unaware:
@@ -186,22 +189,19 @@ class AttackFlow(GuardFlow):
             notes.append(f"照準集中{aim} (S-R51)")
         if u.sig or target.sig or self.fx.next_mod:
             notes.extend(effect_notes(self.fx, u, target))
-        dfn = self.defence_of(target, m, aim, u.ab["gi"]) + self.tanpaku_value(target)
+        dfn = self.defence_of(target, m, aim, u.ab["gi"])
+        if target.reservations:  # tanpaku_value is 0 without reservations
+            dfn += self.tanpaku_value(target)
         if noncorporeal.any_in(self):  # S-G05 alt: 非実体 防備 +4 against a physical attack
             dfn += noncorporeal.defence_bonus(self, u, m, target)
         ctx = AttackCtx(u, target, m, dfn, enhanced)
         extra = f" [{' '.join(notes)}]" if notes else ""
-
-        def rolled(c: Check) -> None:
-            ctx.chk = c
-            self._after_attacker_fate(ctx, extra)
-
-        self.check(u, mod, self.saint_target(u, m, ctx.defence, opposed=False), f"{m.name} 命中", rolled,
+        tn = self.saint_target(u, m, dfn, opposed=False) if u.saint else dfn
+        self.check(u, mod, tn, f"{m.name} 命中", partial(self._after_attacker_fate, ctx, extra),
                    m.crit_extension or u.crit_ext)
 
-    def _after_attacker_fate(self, ctx: AttackCtx, extra: str) -> None:
-        c = ctx.chk
-        assert c is not None
+    def _after_attacker_fate(self, ctx: AttackCtx, extra: str, c: Check) -> None:
+        ctx.chk = c
         t = ctx.target
         if (c.success and t.fate_left > 0 and self.opts.fate.lethal_exception
                 and self.damage_of(ctx.move, c).target >= t.wounds):
@@ -231,8 +231,8 @@ class AttackFlow(GuardFlow):
         assert c is not None
         a, t, m = ctx.attacker, ctx.target, ctx.move
         out = c.outcome
-        ov = out.value
-        ok = out.succeeded
+        ov = out._value_  # (Enum.value is a Python-level property: the plain attribute, hot path)
+        ok = c.success  # = out.succeeded (a ForcedCheck's too)
         if c.target == SAINT_TN:
             extra += " [聖人 自動成功 S-G23]"
         self.emit_lazy("attack", "S-R41", attack_text, (a.name, m.name, t.name, c, ctx.defence, extra),
@@ -247,14 +247,14 @@ class AttackFlow(GuardFlow):
                 after = partial(self._counter, ctx)
             if out.fumbled and "attack" in self.opts.doubles.fumble_checks:
                 self.make_defenceless(a, "失着 (S-R10)")
-                if out.value == "業報" and "attack" in self.opts.doubles.table_checks:
+                if out is Outcome.GOUHOU and "attack" in self.opts.doubles.table_checks:
                     self.table_roll(a, "致命的失敗表", after)
                 else:
                     self.fumble_extras(a, after)
             else:
                 after()
             return
-        if out.value == "天命" and "attack" in self.opts.doubles.table_checks:
+        if out is Outcome.TENMEI and "attack" in self.opts.doubles.table_checks:
             self.table_roll(a, "決定的瞬間表", lambda: self._ask_reaction(ctx))
             return
         self._ask_reaction(ctx)
@@ -330,52 +330,56 @@ class AttackFlow(GuardFlow):
             return
         c = ctx.chk
         assert c is not None
+        self.ask_lazy(t.id, "reaction", reaction_prompt, (t.name, ctx.attacker.name, ctx.move.name, c.total), opts,
+                      partial(self._reaction_chosen, ctx), partial(self._ask_reaction, ctx))
 
-        def handle(key: str) -> None:
-            if key == "noreact":
-                self._apply_damage(ctx)
-                return
-            mid = key.split(":", 1)[1]
-            if key.startswith("react:"):
-                m = next(r for r in t.reservations if r.id == mid)
-                t.reservations.remove(m)
-                how = "予約発動 活力0 (S-R37)"
-            else:
-                m = next(x for x in t.moves if x.id == mid)
-                cost = self.improv_cost(t, m)
-                before = t.vigor
-                t.vigor -= cost
-                how = f"即興 活力{cost} {before}→{t.vigor} (S-R40)"
-            self._defend(ctx, m, how)
-
-        self.ask(t.id, "reaction", f"{t.name}: {ctx.attacker.name}の{ctx.move.name} 命中{c.total} に防御?", opts,
-                 handle, lambda: self._ask_reaction(ctx))
+    def _reaction_chosen(self, ctx: AttackCtx, key: str) -> None:
+        if key == "noreact":
+            self._apply_damage(ctx)
+            return
+        t = ctx.target
+        mid = key.split(":", 1)[1]
+        if key.startswith("react:"):
+            for m in t.reservations:
+                if m.id == mid:
+                    break
+            t.reservations.remove(m)
+            how = "予約発動 活力0 (S-R37)"
+        else:
+            m = t.move_by_id[mid]  # the first maneuver with the id
+            cost = self.improv_cost(t, m)
+            before = t.vigor
+            t.vigor -= cost
+            how = f"即興 活力{cost} {before}→{t.vigor} (S-R40)"
+        self._defend(ctx, m, how)
 
     def _defend(self, ctx: AttackCtx, m: Move, how: str) -> None:
         t = ctx.target
         c = ctx.chk
         assert c is not None
-
-        def rolled(d: Check) -> None:
-            ok = d.success
-            self.emit_lazy("defence", "S-R53,S-R54" if m.defence_type == "evasion" else "S-R53", defence_text,
-                           (t.name, m.name, how, d, c.total), unit=t.id, move=m.id, dice=list(d.dice),
-                           total=d.total, success=ok)
-            if ok:
-                ctx.nullified = True
-            else:
-                ctx.evasion = m.defence_type == "evasion"
-                if d.outcome.fumbled and "defense" in self.opts.doubles.fumble_checks:
-                    self.make_defenceless(t, "防御の失着 (S-G28)")
-            self._apply_damage(ctx)
-
         # S-G39: 一刀短拍 (defence and counter at once): +2 on the defence roll while its counter is held
         school = 0
-        if self.opts.counter.tanpaku_bonus_applies_to == "defense_roll":
-            if t.reservations:
-                school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
-        tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" else c.total
-        self.check(t, self.defence_modifier(t, m) + school, tn, f"{m.name} 防御", rolled, relevance="no_crit")
+        if t.reservations and self.opts.counter.tanpaku_bonus_applies_to == "defense_roll":
+            school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
+        tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" and t.saint else c.total
+        self.check(t, self.defence_modifier(t, m) + school, tn, f"{m.name} 防御",
+                   partial(self._defence_rolled, ctx, m, how), relevance="no_crit")
+
+    def _defence_rolled(self, ctx: AttackCtx, m: Move, how: str, d: Check) -> None:
+        t = ctx.target
+        c = ctx.chk
+        assert c is not None
+        ok = d.success
+        self.emit_lazy("defence", "S-R53,S-R54" if m.defence_type == "evasion" else "S-R53", defence_text,
+                       (t.name, m.name, how, d, c.total), unit=t.id, move=m.id, dice=list(d.dice),
+                       total=d.total, success=ok)
+        if ok:
+            ctx.nullified = True
+        else:
+            ctx.evasion = m.defence_type == "evasion"
+            if d.outcome in _FUMBLED and "defense" in self.opts.doubles.fumble_checks:
+                self.make_defenceless(t, "防御の失着 (S-G28)")
+        self._apply_damage(ctx)
 
     # -- damage -----------------------------------------------------------------------------
     def _apply_damage(self, ctx: AttackCtx) -> None:
@@ -433,16 +437,20 @@ class AttackFlow(GuardFlow):
     def wound(self, t: Unit, dmg: int, rule: str, what: str) -> None:
         """S-R60/S-R61: lose 戦力 (never below 0); 0 → 戦闘不能, removed from its zone; a 主
         going down costs its squad 1 結束力."""
-        change = apply_wounds(t.wounds, dmg)
-        t.wounds = change.after
-        self.emit_lazy("damage", rule, damage_text, (t.name, change.before, t.wounds, what, dmg), unit=t.id,
-                       damage=dmg, wounds=t.wounds)
-        if change.incapacitated and not t.incapacitated:
+        before = t.wounds
+        after = before - dmg if dmg > 0 else before  # apply_wounds (S-R60), inlined: never below 0
+        if after < 0:
+            after = 0
+        t.wounds = after
+        self.emit_lazy("damage", rule, damage_text, (t.name, before, after, what, dmg), unit=t.id,
+                       damage=dmg, wounds=after)
+        if after == 0 and not t.incapacitated:
             t.incapacitated = True
             t.urev += 1  # the attack lists on it (Unit.urev)
             t.reservations.clear()
             self.leave_shinpu(t)
             t.stance = None
+            t.urev += 1
             t.vigor = 0
             self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
             if t.grade == "主" and t.squad:
@@ -473,10 +481,12 @@ class AttackFlow(GuardFlow):
         if u.incapacitated:
             return
         u.defenceless = True
+        u.urev += 1  # the attack lists on it (Unit.urev)
         dropped = []
         if u.stance is not None:
             dropped.append(f"構え{u.stance.name}解除")
             u.stance = None
+            u.urev += 1
         if u.reservations and self.opts.defenseless.voids_reservations:
             dropped.append("予約消滅")
             u.reservations.clear()

@@ -16,7 +16,14 @@ from ikusa.systems.maai import fear, noncorporeal, option_odds
 from ikusa.systems.maai.attack_flow import defence_key
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
-from ikusa.systems.maai.event_text import breath_end_text, breath_text, dice_text, maneuver_text, paid_text
+from ikusa.systems.maai.event_text import (
+    breath_end_text,
+    breath_prompt,
+    breath_text,
+    dice_text,
+    maneuver_text,
+    paid_text,
+)
 from ikusa.systems.maai.flow_base import GE_2D10
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
@@ -117,6 +124,7 @@ class BreathFlow(MovementFlow):
         if u.defenceless:
             notes.append("無防備 解除 (S-R65)")
             u.defenceless = False
+            u.urev += 1  # the attack lists on it (Unit.urev)
         if u.cur_limit > self.opts.breath.official_cap:
             notes.append(f"公式上限{self.opts.breath.official_cap}超過 (S-R28)")
         self.emit_lazy("breath", "S-R35", breath_text,
@@ -153,8 +161,10 @@ class BreathFlow(MovementFlow):
         depend on: the unit's 活力, room, acted, zone, attacks this breath, stance, 無防備,
         reservations and 装填, and each enemy's state that enters the hit odds (down, zone,
         奇襲, stance, 無防備, armour, 陣形, reservations)."""
-        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or u.origin or not self.simple_unit(u)
-                or len(self.units) > BREATH_CACHE_UNITS):
+        simple = self.simple_units.get(u.id)
+        self.breath_hit = None
+        if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or u.origin
+                or not (self.simple_unit(u) if simple is None else simple) or len(self.units) > BREATH_CACHE_UNITS):
             return self.build_breath_options(u)
         self.attack_count = None  # not counted (build_breath_options counts)
         side = u.side
@@ -169,7 +179,9 @@ class BreathFlow(MovementFlow):
         if hit is None:
             if len(cache) >= 20_000:
                 cache.clear()
+                self.caches.plans.clear()
             hit = cache[key] = self.build_breath_options(u)
+        self.breath_hit = hit
         return list(hit)
 
     def build_breath_options(self, u: Unit) -> list[Option]:
@@ -365,13 +377,26 @@ class BreathFlow(MovementFlow):
 
     def ask_breath(self, u: Unit) -> None:
         opts = self.breath_options(u)
+        hit = self.breath_hit  # the cached list opts copies (None: built anew)
         listed, attacks = len(opts), self.attack_count
         if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
             opts = without_feared(self.fx, u.id, opts)
-        if noncorporeal.any_in(self):  # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py)
+            hit = None
+        fx = self.fx
+        nc = fx.noncorporeal
+        # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py; any_in, inlined)
+        if (noncorporeal.any_in(self) if nc is None or fx.noncorporeal_units != len(self.units) else nc):
             opts = noncorporeal.without_blocked(self, u, opts)
+            hit = None
         # #13: odds vs the best reaction, overload (labels only; the attack count, unless filtered)
-        opts = option_odds.annotate(self, u, opts, attacks if len(opts) == listed else None)
+        if hit is not None:  # a cached list: which options get which notes is worked out once
+            plans = self.caches.plans
+            entry = plans.get(id(hit))
+            if entry is None or entry[0] is not hit:
+                entry = plans[id(hit)] = (hit, option_odds.annotation_plan(opts, u.cur_limit - u.breath_spent))
+            opts = option_odds.apply_plan(self, u, opts, entry[1])
+        else:
+            opts = option_odds.annotate(self, u, opts, attacks if len(opts) == listed else None)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":
@@ -379,8 +404,8 @@ class BreathFlow(MovementFlow):
             else:
                 self.do_pass(u)
             return
-        self.ask(u.id, "breath", f"{u.name} の一呼吸: 活力{u.vigor} 消費{u.breath_spent}/限界{u.cur_limit}", opts,
-                 lambda key: self.breath_action(u, key))
+        self.ask_lazy(u.id, "breath", breath_prompt, (u.name, u.vigor, u.breath_spent, u.cur_limit), opts,
+                      lambda key: self.breath_action(u, key))
 
     def pay(self, u: Unit, cost: int) -> str:
         """Spend ``cost`` 活力 of ``u``'s breath; what it paid, as text."""
@@ -408,6 +433,7 @@ class BreathFlow(MovementFlow):
         if key == "release":
             name = u.stance.name if u.stance else ""
             u.stance = None
+            u.urev += 1  # the attack lists on it (Unit.urev)
             rc = self.opts.stances.release_cost
             paid = self.pay(u, rc) if rc else "活力0"
             self.emit("stance", "S-R58,S-R31", f"{u.name} 構え {name} 解除 ({paid})", unit=u.id)
@@ -417,11 +443,15 @@ class BreathFlow(MovementFlow):
         m = u.move_by_id[mid]
         arg, _, aim_txt = arg.partition("+aim")
         aim = int(aim_txt) if aim_txt else 0
-        cost = self.cost_now(u, m) + aim
-        before = self.pay_vigor(u, cost)
+        collapse = u.collapse
+        plain = None if collapse or u.shinpu or m.kind == "command" else self.plain_cost.get(id(m))
+        cost = (self.cost_now(u, m) if plain is None else plain) + aim  # cost_now: the encounter's plain cost
+        before = u.vigor  # pay_vigor, inlined
+        u.vigor = before - cost
+        u.breath_spent += cost
+        u.acted += 1
         if m.limit_per_round is not None and not m.zero_cost:
             u.round_uses[m.id] = u.round_uses.get(m.id, 0) + 1
-        collapse = u.collapse
         if collapse:
             u.collapse = 0
         if verb not in ("reserve", "stance") and m.kind == "attack":  # the common case: a lazy line
@@ -439,6 +469,7 @@ class BreathFlow(MovementFlow):
         elif verb == "stance":
             old = f" ({u.stance.name} 解除)" if u.stance else ""
             u.stance = m
+            u.urev += 1  # the attack lists on it (Unit.urev)
             self.emit("stance", "S-R58,S-G16", f"{u.name} 構え {m.name}{old} ({paid})", unit=u.id, move=m.id,
                       vigor=u.vigor)
         elif m.kind == "movement":

@@ -12,8 +12,9 @@ Pure functions on immutable values; shared by the dice bot, the odds and the com
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from ikusa.engine.errors import RuleViolation
 
@@ -48,6 +49,9 @@ class Outcome(StrEnum):
 _SUCCEEDED = frozenset((Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI))
 _CRITICAL = frozenset((Outcome.CRITICAL, Outcome.TENMEI))
 _FUMBLED = frozenset((Outcome.FUMBLE, Outcome.GOUHOU))
+_TENMEI, _CRIT, _SUCCESS = Outcome.TENMEI, Outcome.CRITICAL, Outcome.SUCCESS
+_FAILURE, _FUMBLE, _GOUHOU = Outcome.FAILURE, Outcome.FUMBLE, Outcome.GOUHOU
+_new = tuple.__new__
 
 
 #: best → worst, the order fate intervention optimises in (issue #2, S-G27)
@@ -70,18 +74,82 @@ def clamp_modifier(modifier: int) -> int:
     return max(MOD_MIN, min(MOD_MAX, modifier))
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
+class Check(tuple[Any, ...]):
     """One 2d10 check: ``dice`` as rolled (after any fate), the raw ``modifier`` (clamped
     when read), the ``target`` (TN or 防備).  ``crit_extension`` is 会心拡張 (S-R12):
     a success whose dice differ by exactly 1 is also 会心.  ``fated`` lists the fate
-    interventions applied, as (die index, delta)."""
+    interventions applied, as (die index, delta).  ``total`` (S-R01: 2d10 + clamped modifier),
+    ``success`` (S-R01: total ≥ TN) and ``outcome`` (S-R09…S-R12; S-G29: a failing [10,10] is
+    plain 失着, a succeeding [1,1] plain 会心) are worked out once, when it is made.
 
-    dice: tuple[int, int]
-    modifier: int
-    target: int
-    crit_extension: bool = False
-    fated: tuple[tuple[int, int], ...] = ()
+    An immutable value (==, hash and repr by its fields, as the frozen dataclass it was): a
+    tuple of its fields and the derived numbers, read through C-level getters (issue #12: made
+    once per roll and read several times on the hot path), and no ``dataclasses`` import into a
+    cold ``ikusa odds`` process (target 5).
+
+    >>> Check((3, 4), 1, 9) == Check((3, 4), 1, 9), Check((3, 4), 1, 9)
+    (True, Check(dice=(3, 4), modifier=1, target=9, crit_extension=False, fated=()))
+    >>> Check((3, 4), 1, 9).target = 2
+    Traceback (most recent call last):
+    ...
+    AttributeError: property 'target' of 'Check' object has no setter
+    """
+
+    __slots__ = ()
+    #: the fields, in order: the arguments of the constructor, and repr
+    _fields: tuple[str, ...] = ("dice", "modifier", "target", "crit_extension", "fated")
+
+    if TYPE_CHECKING:
+        @property
+        def dice(self) -> tuple[int, int]: ...
+        @property
+        def modifier(self) -> int: ...
+        @property
+        def target(self) -> int: ...
+        @property
+        def crit_extension(self) -> bool: ...
+        @property
+        def fated(self) -> tuple[tuple[int, int], ...]: ...
+        @property
+        def total(self) -> int: ...
+        @property
+        def success(self) -> bool: ...
+        @property
+        def outcome(self) -> Outcome: ...
+    else:
+        dice = property(itemgetter(0))
+        modifier = property(itemgetter(1))
+        target = property(itemgetter(2))
+        crit_extension = property(itemgetter(3))
+        fated = property(itemgetter(4))
+        total = property(itemgetter(5))
+        success = property(itemgetter(6))
+        outcome = property(itemgetter(7))
+
+    def __new__(cls, dice: tuple[int, int], modifier: int, target: int,
+                crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = ()) -> Check:
+        a, b = dice
+        total = a + b + (MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier)
+        if total >= target:
+            if a == b:
+                out = _TENMEI if a == 10 else _CRIT
+            elif crit_extension and (a - b == 1 or b - a == 1):
+                out = _CRIT
+            else:
+                out = _SUCCESS
+            return _new(cls, (dice, modifier, target, crit_extension, fated, total, True, out))
+        if a == b:
+            out = _GOUHOU if a == 1 else _FUMBLE
+        else:
+            out = _FAILURE
+        return _new(cls, (dice, modifier, target, crit_extension, fated, total, False, out))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:  # copy / deepcopy / pickle: the constructor's arguments
+        return self[:5]
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        return f"{type(self).__name__}({inner})"
 
     @property
     def applied_modifier(self) -> int:
@@ -92,40 +160,9 @@ class Check:
         return self.dice[0] + self.dice[1]
 
     @property
-    def total(self) -> int:
-        """S-R01: 2d10 + clamped modifier."""
-        m = self.modifier
-        d = self.dice
-        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m)
-
-    @property
-    def success(self) -> bool:
-        """S-R01: total ≥ TN."""
-        m = self.modifier
-        d = self.dice
-        return d[0] + d[1] + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target
-
-    @property
     def doubles(self) -> bool:
         """S-R08: both dice equal."""
         return self.dice[0] == self.dice[1]
-
-    @property
-    def outcome(self) -> Outcome:
-        """S-R09…S-R12; S-G29: a failing [10,10] is plain 失着, a succeeding [1,1] plain 会心."""
-        a, b = self.dice
-        m = self.modifier
-        if a + b + (MOD_MIN if m < MOD_MIN else MOD_MAX if m > MOD_MAX else m) >= self.target:
-            if a == b == 10:
-                return Outcome.TENMEI
-            if a == b or (self.crit_extension and abs(a - b) == 1):
-                return Outcome.CRITICAL
-            return Outcome.SUCCESS
-        if a == b == 1:
-            return Outcome.GOUHOU
-        if a == b:
-            return Outcome.FUMBLE
-        return Outcome.FAILURE
 
     def with_fate(self, index: int, delta: int) -> Check:
         """S-R14/S-R16 (000 §3.1 運命介入): move die ``index`` (0 or 1) by ``delta`` (±1),

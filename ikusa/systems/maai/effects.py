@@ -20,7 +20,8 @@ which changes whenever an effect on the unit does (GUIDE: caches assume fixed mo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from ikusa.engine.effects import ActiveEffect, EffectBook, EffectSpec
 from ikusa.systems.maai.check import Check, Outcome
@@ -61,20 +62,28 @@ OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome} | {
 }
 
 
-@dataclass(frozen=True, slots=True)
 class ForcedCheck(Check):
     """A rolled check whose outcome the GM has overruled (issue #8 §2 ``override``): the dice
     stay as rolled (and recorded); the outcome is the forced one; no fate is offered on it."""
 
-    forced: Outcome = Outcome.SUCCESS
+    __slots__ = ()
+    _fields = (*Check._fields, "forced")
 
-    @property
-    def outcome(self) -> Outcome:
-        return self.forced
+    if TYPE_CHECKING:
+        @property
+        def forced(self) -> Outcome: ...
+    else:
+        forced = property(itemgetter(8))
 
-    @property
-    def success(self) -> bool:
-        return self.forced.succeeded
+    def __new__(cls, dice: tuple[int, int], modifier: int, target: int,
+                crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = (),
+                forced: Outcome = Outcome.SUCCESS) -> ForcedCheck:
+        rolled = Check(dice, modifier, target, crit_extension, fated)
+        # the rolled total stays; the outcome (and so success) is the forced one
+        return tuple.__new__(cls, (*rolled[:6], forced.succeeded, forced, forced))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (*self[:5], self[8])
 
 
 @dataclass(slots=True)

@@ -63,3 +63,16 @@ def damage_text(name: str, before: int, after: int, what: str, dmg: int) -> str:
 def breath_end_text(name: str, spent: int, vigor: int, note: str) -> str:
     """S-R35: a breath ends."""
     return f"{name} 一呼吸終了 (消費{spent}, 残り活力{vigor}){note}"
+
+
+# -- prompts (Decision.lazy: made when a person first reads them) ---------------------------
+def breath_prompt(name: str, vigor: int, spent: int, limit: int) -> str:
+    return f"{name} の一呼吸: 活力{vigor} 消費{spent}/限界{limit}"
+
+
+def fate_prompt(name: str, what: str, c: Check, fate_left: int) -> str:
+    return f"{name}: {what} {dice_text(c)} vs {c.target} → {c.outcome.value}. 運命介入 (残り{fate_left})?"
+
+
+def reaction_prompt(target: str, attacker: str, move: str, hit_total: int) -> str:
+    return f"{target}: {attacker}の{move} 命中{hit_total} に防御?"

@@ -20,7 +20,7 @@ from ikusa.systems.maai.check import OUTCOME_RANK, Check
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import MaaiFx, gm_check
 from ikusa.systems.maai.encounter import MaaiEncounter, ResolvedUnit
-from ikusa.systems.maai.event_text import dice_text
+from ikusa.systems.maai.event_text import fate_prompt
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.units import Unit
 
@@ -77,6 +77,19 @@ def _fate_offer(dice: tuple[int, int], modifier: int, target: int, crit_extensio
     return tuple(options)
 
 
+def fate_cannot_matter(c: Check) -> bool:
+    """Whether no single fate use can change what ``c`` means, whatever the relevance (S-R14,
+    S-G27, S-G28): one die ±1 moves the total by 1 and the dice's difference by 1, so with the
+    total at least 1 above or 2 below the TN and the dice 3 or more apart, success, doubles
+    (会心/失着/天命/業報) and 会心拡張 all stay as they are.  A cheap test before the offer's table
+    (tests/systems/maai/test_fate_filter.py checks it against :func:`_fate_alternatives`)."""
+    diff = c.total - c.target
+    if -2 < diff < 1:
+        return False
+    a, b = c.dice
+    return a - b >= 3 or b - a >= 3
+
+
 def _rank(c: Check, relevance: str) -> int:
     if relevance == "success":
         return int(c.success)
@@ -86,28 +99,43 @@ def _rank(c: Check, relevance: str) -> int:
     return r
 
 
-class Wait:
-    """A pending decision, the handler that continues the flow, and ``again``: how to ask the
-    same question anew from the state as it is now (a GM ruling changed the numbers its options
-    came from; issue #8 §2), or None where the question does not depend on them."""
+class Wait(Decision):
+    """A pending decision: the :class:`Decision` itself (what ``pending()`` returns, shown to
+    the GM/player/AI), with the handler that continues the flow with the chosen key, and
+    ``again``: how to ask the same question anew from the state as it is now (a GM ruling
+    changed the numbers its options came from; issue #8 §2), or None where the question does
+    not depend on them.  One object per decision (issue #12); it pickles and copies as the
+    plain Decision (Decision.__reduce__), never its handler."""
 
-    __slots__ = ("again", "decision", "handler")
+    __slots__ = ("again", "handler")
 
-    def __init__(self, decision: Decision, handler: Handler, again: Callable[[], None] | None = None) -> None:
-        self.decision = decision
+    def __init__(self, actor: str, kind: str, prompt: str | None, fmt: Callable[..., str] | None,
+                 args: tuple[Any, ...], options: tuple[Option, ...], handler: Handler,
+                 again: Callable[[], None] | None = None) -> None:
+        # Decision's fields (Decision.lazy's when ``prompt`` is None), set here in one call
+        self.actor = actor
+        self.kind = kind
+        self._prompt = prompt
+        self._fmt = fmt
+        self._args = args
+        self.options = options
         self.handler = handler
         self.again = again
 
+    @property
+    def decision(self) -> Decision:
+        return self
+
     def legal(self, key: str) -> bool:
         """``key`` is one of the pending options (a scan: option lists are short)."""
-        for o in self.decision.options:
+        for o in self.options:
             if o.key == key:
                 return True
         return False
 
     @property
     def by_key(self) -> dict[str, Option]:
-        return {o.key: o for o in self.decision.options}
+        return {o.key: o for o in self.options}
 
 
 class EncounterCaches:
@@ -117,14 +145,17 @@ class EncounterCaches:
     by its states; no module-level cache (issue #12)."""
 
     __slots__ = ("attacks", "breath_cache", "damages", "fear_aura", "homebrew_effects", "limits", "memo",
-                 "noncorporeal", "notes", "options", "opts", "plain_cost", "puppets", "react_cache", "simple_units",
-                 "start_effects", "units", "zones")
+                 "noncorporeal", "notes", "options", "opts", "plain_cost", "plans", "puppets", "react_cache",
+                 "simple_units", "start_effects", "units", "zones")
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.opts = enc.opts
         self.memo = enc.memo
         #: breath option lists of plain situations, keyed on all they depend on (breath_flow)
         self.breath_cache: dict[tuple[object, ...], list[Option]] = {}
+        #: id of a breath_cache list → (the list, which of its options get which label notes:
+        #: option_odds.annotation_plan), emptied with breath_cache
+        self.plans: dict[int, tuple[list[Option], tuple[tuple[int, bool, bool], ...]]] = {}
         #: unit id → its maneuvers allow the cached breath options (breath_flow.simple_unit)
         self.simple_units: dict[str, bool] = {}
         #: reaction option lists, keyed on all they depend on (attack_flow.reaction_options)
@@ -178,6 +209,8 @@ class FlowBase:
         self.attack_lists: dict[tuple[object, ...], tuple[int, list[Unit], list[int], list[Option | None]]] = {}
         #: how many attack options the last breath_options listed (None: not counted)
         self.attack_count: int | None = None
+        #: the cached list the last breath_options copied (None: it built the options anew)
+        self.breath_hit: list[Option] | None = None
         self.maai = 1
         self.phase = "count"  # count | lull | survival | over
         self.actor: Unit | None = None
@@ -207,7 +240,12 @@ class FlowBase:
     # -- waits ----------------------------------------------------------------------------
     def ask(self, actor: str, kind: str, prompt: str, options: Sequence[Option], handler: Handler,
             again: Callable[[], None] | None = None) -> None:
-        self.wait = Wait(Decision(actor, kind, prompt, tuple(options)), handler, again)
+        self.wait = Wait(actor, kind, prompt, None, (), tuple(options), handler, again)
+
+    def ask_lazy(self, actor: str, kind: str, fmt: Callable[..., str], args: tuple[Any, ...],
+                 options: Sequence[Option], handler: Handler, again: Callable[[], None] | None = None) -> None:
+        """:meth:`ask` with the prompt ``fmt(*args)`` made when first read (maai/event_text.py)."""
+        self.wait = Wait(actor, kind, None, fmt, args, tuple(options), handler, again)
 
     def roll2(self, purpose: str, roller: str = "") -> tuple[int, int]:
         assert self.dice is not None
@@ -246,6 +284,9 @@ class FlowBase:
         if used >= limit:
             then(chk)
             return
+        if limit == 1 and fate_cannot_matter(chk):  # the common roll: no table lookup
+            then(chk)
+            return
         options = _fate_offer(chk.dice, chk.modifier, chk.target, chk.crit_extension, relevance, own, limit > 1)
         if not options:
             then(chk)
@@ -268,9 +309,8 @@ class FlowBase:
                 then(new)
 
         what = "自分の判定" if own else "致命の一撃 (S-G51)"
-        self.ask(owner.id, "fate", f"{owner.name}: {what} {dice_text(chk)} vs {chk.target} → "
-                 f"{chk.outcome.value}. 運命介入 (残り{owner.fate_left})?", options, handle,
-                 lambda: self.offer_fate(owner, chk, then, own, allow_down, relevance, used))
+        self.ask_lazy(owner.id, "fate", fate_prompt, (owner.name, what, chk, owner.fate_left), options, handle,
+                      lambda: self.offer_fate(owner, chk, then, own, allow_down, relevance, used))
 
     # -- end of combat --------------------------------------------------------------------
     def sides_able(self) -> list[str]:

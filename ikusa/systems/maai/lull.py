@@ -49,6 +49,7 @@ class LullFlow(FlowBase):
         self.phase = "lull"
         for u in self.units:
             u.defenceless = False
+            u.urev += 1  # (Unit.urev)
             u.reservations.clear()
             u.zero_used.clear()
             u.passed = False
@@ -197,6 +198,7 @@ class LullFlow(FlowBase):
             p.urev += 1  # the attack lists on it (Unit.urev)
             p.wounds = p.max_wounds
             p.zone = u.zone
+            p.urev += 1
             p.status = ""
             self.emit("maintenance", "S-R36,S-G24", f"{u.name} {m.name} → {p.name} 再配置 (戦力{p.wounds}, {p.zone})",
                       unit=u.id, target=p.id, wounds=p.wounds)

@@ -171,6 +171,7 @@ class MovementFlow(AttackFlow):
             self._breakthrough(u, m, arg, paid)
         else:
             u.zone = arg
+            u.urev += 1  # the attack lists on it (Unit.urev)
             if m.stealth:
                 u.hidden = True
             self.emit("move", "S-G15", f"{u.name} {m.name} → {arg}{' (隠密)' if m.stealth else ''} ({paid})",
@@ -204,6 +205,7 @@ class MovementFlow(AttackFlow):
         def rolled(c: Check) -> None:
             ok = c.success
             u.zone = dest if ok else mid
+            u.urev += 1  # the attack lists on it (Unit.urev)
             self.emit("breakthrough", "S-G13", f"{u.name} {m.name} ({paid}): {dice_text(c)} {'≥' if ok else '<'} "
                       f"{tn} → {'突破して' + dest if ok else mid + 'で止まる'}", unit=u.id, total=c.total,
                       success=ok, zone=u.zone)

@@ -23,7 +23,6 @@ per option, which made a 400-unit battle ten times slower (bench/bench_large.py,
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from ikusa.dice.odds import percent_text
@@ -134,17 +133,20 @@ def _reaction_note(st: Any, u: Any, o: Option) -> str:
     return note
 
 
-def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None) -> list[Option]:
-    """``options`` of ``u``'s breath, those that get a note above with a lazy label: the notes
-    are worked out when the label is first read (issue #12: the AIs never read labels; a
-    person's menu reads them while the decision is pending).  ``attacks``: how many of them are
-    attacks, when the caller counted them (else they are counted here if it matters)."""
+#: which options of a breath list get a lazy label, and which notes: (index, reaction note, overload note)
+Plan = tuple[tuple[int, bool, bool], ...]
+
+
+def annotation_plan(options: list[Option], room: int, attacks: int | None = None) -> Plan:
+    """Which of ``options`` (a breath's, with ``room`` 活力 left before the limit) get which
+    notes: a pure function of the options and ``room``, so a cached breath list keeps its plan
+    (breath_flow.ask_breath).  ``attacks``: how many of them are attacks, when the caller
+    counted them (else they are counted here if it matters)."""
     # with at most REACTION_NOTE_MAX options there are at most that many attacks: no count
     if attacks is None and len(options) > REACTION_NOTE_MAX:
         attacks = [x.data.get("kind") for x in options].count("attack")
     react_notes = len(options) <= REACTION_NOTE_MAX or attacks is None or attacks <= REACTION_NOTE_MAX
-    room = u.cur_limit - u.breath_spent
-    lazy = Option.lazy
+    plan = []
     for i, o in enumerate(options):
         cost = o.cost
         over = cost is not None and cost > room
@@ -158,5 +160,48 @@ def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None)
         # the breath's own attack options carry their overload note already (breath_flow)
         over = over and not data.get("within", True) and not (attack and "puppet" not in data)
         if react or over:
-            options[i] = lazy(o.key, partial(_label, st, u, o, react, over), cost, o.odds, data)
+            plan.append((i, react, over))
+    return tuple(plan)
+
+
+class NotedOption(Option):
+    """A breath option whose label gets its notes (:func:`_label`) when first read: an
+    :meth:`Option.lazy <ikusa.engine.protocol.Option.lazy>` made in one call (issue #12)."""
+
+    __slots__ = ("_base", "_over", "_react", "_st", "_u")
+
+    def __init__(self, st: Any, u: Any, base: Option, react: bool, over: bool) -> None:
+        self.key = base.key
+        self._label = None
+        self._make = None
+        self.cost = base.cost
+        self.odds = base.odds
+        self.data = base.data
+        self._st = st
+        self._u = u
+        self._base = base
+        self._react = react
+        self._over = over
+
+    @property
+    def label(self) -> str:
+        t = self._label
+        if t is None:
+            t = self._label = _label(self._st, self._u, self._base, self._react, self._over)
+            self._st = self._u = None  # the label is made: the state is no longer needed
+        return t
+
+
+def apply_plan(st: Any, u: Any, options: list[Option], plan: Plan) -> list[Option]:
+    """``options`` (changed in place) with the lazy labels of ``plan`` (:func:`annotation_plan`)."""
+    for i, react, over in plan:
+        options[i] = NotedOption(st, u, options[i], react, over)
     return options
+
+
+def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None) -> list[Option]:
+    """``options`` of ``u``'s breath, those that get a note above with a lazy label: the notes
+    are worked out when the label is first read (issue #12: the AIs never read labels; a
+    person's menu reads them while the decision is pending).  ``attacks``: how many of them are
+    attacks, when the caller counted them (else they are counted here if it matters)."""
+    return apply_plan(st, u, options, annotation_plan(options, u.cur_limit - u.breath_spent, attacks))

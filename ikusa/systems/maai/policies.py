@@ -65,9 +65,9 @@ class GreedyPolicy:
         end = "pass"
         for o in decision.options:
             d = o.data
-            k = d.get("kind")
+            k = d["kind"]  # every maai breath option says its kind
             if k == "attack":  # most options of a big battle: the shortest path first
-                if not d.get("within"):
+                if not d["within"]:
                     continue
                 p = o.odds or 0.0
                 if p < min_odds:
@@ -75,17 +75,19 @@ class GreedyPolicy:
                 w = -by_id[d["target"]].wounds
                 if best is None or w > best_w or (w == best_w and p > best_p):
                     best, best_w, best_p = o, w, p
-                continue
-            if k == "end":
+            elif k == "end":
                 end = "end"
-            if not d.get("within"):
-                continue
-            if k == "reserve" and reserve is None:
-                if has_defence is None:
-                    has_defence = any(r.kind == "defence" for r in me.reservations)
-                if not has_defence and d["move"] in me.defence_ids:
-                    reserve = o
-            elif k == "move" and "zone" in d and (move is None or (o.cost or 0) < (move.cost or 0)):
+            elif k == "reserve":
+                if reserve is None and d.get("within"):
+                    if has_defence is None:
+                        has_defence = False
+                        for r in me.reservations:
+                            if r.kind == "defence":
+                                has_defence = True
+                                break
+                    if not has_defence and d["move"] in me.defence_ids:
+                        reserve = o
+            elif k == "move" and "zone" in d and d.get("within") and (move is None or (o.cost or 0) < (move.cost or 0)):
                 zone = d["zone"]
                 if any(t.side != me.side and t.able and t.zone == zone for t in state.units):
                     move = o

@@ -164,6 +164,7 @@ def _condition(st: Any, r: Any) -> None:
             st.make_defenceless(u, "GM裁定")
             return
         u.defenceless = False
+        u.urev += 1  # the attack lists on it (Unit.urev)
     else:
         setattr(u, flag, r.on)
         u.urev += 1  # the attack lists on it (Unit.urev)

@@ -46,13 +46,16 @@ class MaaiState(BreathFlow):
 
     # -- protocol ---------------------------------------------------------------------------
     def pending(self) -> Decision | None:
-        return self.wait.decision if self.wait is not None else None
+        return self.wait  # the pending Wait is the Decision itself
 
     def apply(self, action: str, dice: DiceSource) -> list[Event]:
         w = self.wait
         if w is None:
             raise RuleViolation("S-G25", "000 §3.8", "the combat is over; no decision is pending")
-        if not w.legal(action):
+        for o in w.options:  # w.legal(action), inlined
+            if o.key == action:
+                break
+        else:
             raise self.explain_illegal(action)
         self.dice = dice
         self.wait = None

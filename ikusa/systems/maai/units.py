@@ -61,9 +61,6 @@ class Unit:
     """One combatant during a battle."""
 
     __slots__ = (
-        "_defenceless",
-        "_stance",
-        "_zone",
         "ab",
         "acted",
         "armour",
@@ -81,6 +78,7 @@ class Unit:
         "cur_limit",
         "defence_ids",
         "defence_moves",
+        "defenceless",
         "dropped",
         "extensions",
         "fate_left",
@@ -112,6 +110,7 @@ class Unit:
         "sig",
         "skills",
         "squad",
+        "stance",
         "static_mod",
         "status",
         "unaware",
@@ -120,11 +119,16 @@ class Unit:
         "weapon_grades",
         "wounds",
         "zero_used",
+        "zone",
     )
 
     def __init__(self, spec: UnitSpec, res: ResolvedUnit, side_rank: int, zone: str, opts: MaaiOptions) -> None:
-        #: its revision: every change of what an enemy's attack options show of it (the tracked
-        #: properties below) adds 1 (breath_flow's per-state attack lists)
+        #: its revision: every change of what an enemy's attack options show of it adds 1
+        #: (breath_flow's per-state attack lists redo a target whose revision changed).  Every
+        #: assignment of ``zone``, ``stance``, ``defenceless``, ``incapacitated``, ``sig``,
+        #: ``formation``, ``unaware`` or ``armour_rev`` (and any flag a GM condition ruling sets,
+        #: rulings._condition) must add 1 to it as well: they are plain slots (fast to read on the
+        #: hot path), not properties (tests/systems/maai/test_attack_lists.py checks kept lists)
         self.urev = 0
         self.opts = opts
         self.id = spec.id
@@ -196,39 +200,6 @@ class Unit:
         self.sig: tuple[object, ...] = ()
         self.origin = ""  # a GM-added unit: its spec as JSON (issue #8 §2)
 
-
-    # -- tracked state: what an attack option on this unit shows or depends on (breath_flow's
-    # per-state attack lists redo a target whose revision changed).  Set often, so properties:
-    # zone, stance, 無防備; set in few places, which add 1 to ``urev`` themselves: incapacitated
-    # (wound, rout, puppets, revival, remove_unit), sig (effects.refresh_sig), formation (command,
-    # 小康), unaware (the first attack), armour_rev (set_armour), and any flag a GM condition
-    # ruling sets (rulings._condition) ---------------------------------------------------------
-    @property
-    def defenceless(self) -> bool:
-        return self._defenceless
-
-    @defenceless.setter
-    def defenceless(self, value: bool) -> None:
-        self._defenceless = value
-        self.urev += 1
-
-    @property
-    def stance(self) -> Move | None:
-        return self._stance
-
-    @stance.setter
-    def stance(self, value: Move | None) -> None:
-        self._stance = value
-        self.urev += 1
-
-    @property
-    def zone(self) -> str:
-        return self._zone
-
-    @zone.setter
-    def zone(self, value: str) -> None:
-        self._zone = value
-        self.urev += 1
 
     # -- derived numbers -------------------------------------------------------
     def skill(self, name: str | None) -> int:
