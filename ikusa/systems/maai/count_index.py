@@ -18,14 +18,20 @@ copied with it.
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect
 from collections.abc import Sequence
 from heapq import heappop, heappush
+from itertools import compress, count
+from operator import attrgetter, ne
 
 from ikusa.systems.maai.units import Unit
 
 #: (−count, −技, side rank, 0 for a PC / 1 for an NPC): smallest first
 CountKey = tuple[int, int, int, int]
+
+#: what a unit's count key and its place in ② depend on besides 技, side and grade (which
+#: never change in a battle): read for a whole bucket at once, compared with what it was
+_SNAP = attrgetter("vigor", "breaths_taken", "passed", "incapacitated")
 
 
 def unit_key(u: Unit) -> CountKey | None:
@@ -37,8 +43,20 @@ def unit_key(u: Unit) -> CountKey | None:
     return (-c, -u.ab["gi"], u.side_rank, 0 if u.grade == "PC" else 1)
 
 
+class _Bucket:
+    """The units of one count key in encounter order: their positions, the units, and what
+    :data:`_SNAP` read of each when it was put here."""
+
+    __slots__ = ("orders", "snaps", "units")
+
+    def __init__(self) -> None:
+        self.orders: list[int] = []
+        self.units: list[Unit] = []
+        self.snaps: list[tuple[int, int, bool, bool]] = []
+
+
 class CountIndex:
-    """Buckets of encounter positions by count key, and a heap of the keys (see the module)."""
+    """Buckets of units by count key, and a heap of the keys (see the module)."""
 
     __slots__ = ("buckets", "heap", "maai", "size")
 
@@ -46,53 +64,59 @@ class CountIndex:
         #: what the index was built for: a new 間合 or another unit starts a new one
         self.maai = maai
         self.size = len(units)
-        self.buckets: dict[CountKey, list[int]] = {}
+        self.buckets: dict[CountKey, _Bucket] = {}
         self.heap: list[CountKey] = []
         for i, u in enumerate(units):
             k = unit_key(u)
             if k is not None:
-                self._add(k, i)
+                self._add(k, i, u)
 
     def fresh(self, units: Sequence[Unit], maai: int) -> bool:
         """The index still stands for ``units`` in 間合 ``maai`` (no count can have risen)."""
         return self.maai == maai and self.size == len(units)
 
-    def _add(self, k: CountKey, i: int) -> None:
+    def _add(self, k: CountKey, i: int, u: Unit) -> None:
         b = self.buckets.get(k)
         if b is None:
-            self.buckets[k] = [i]
+            b = self.buckets[k] = _Bucket()
             heappush(self.heap, k)
-        else:
-            insort(b, i)
+        j = bisect(b.orders, i)
+        b.orders.insert(j, i)
+        b.units.insert(j, u)
+        b.snaps.insert(j, _SNAP(u))
 
-    def group(self, units: Sequence[Unit]) -> list[Unit]:
+    def group(self) -> list[Unit]:
         """The units that act next (S-R35): every unit with the best count key, in encounter
-        order (the first is the default order's pick, S-T17/S-G49); ``[]`` when ② is over."""
+        order (the first is the default order's pick, S-T17/S-G49); ``[]`` when ② is over.
+        Only the units of the best bucket whose :data:`_SNAP` changed are looked at one by one."""
         heap = self.heap
         buckets = self.buckets
         while heap:
             k = heap[0]
             b = buckets[k]
-            c = -k[0]
-            kept: list[int] = []
-            moved: list[tuple[int, CountKey]] = []
-            for i in b:
-                u = units[i]
-                if u.incapacitated or u.passed or u.vigor <= 0:
-                    continue
-                if u.vigor + (u.first_bonus if u.breaths_taken == 0 else 0) == c:
-                    kept.append(i)
-                else:  # its count fell: its new bucket (技, side and grade never change)
-                    moved.append((i, (-(u.vigor + (u.first_bonus if u.breaths_taken == 0 else 0)), *k[1:])))
-            if len(kept) < len(b):
-                b[:] = kept
-                for i, nk in moved:
-                    self._add(nk, i)
+            us, snaps = b.units, b.snaps
+            now = list(map(_SNAP, us))
+            if now != snaps:
+                gone: list[int] = []
+                moved: list[tuple[CountKey, int, Unit]] = []
+                for j in list(compress(count(), map(ne, now, snaps))):
+                    u = us[j]
+                    nk = unit_key(u)
+                    if nk == k:  # e.g. its first breath was its whole 先攻: the same count
+                        snaps[j] = now[j]
+                        continue
+                    gone.append(j)
+                    if nk is not None:  # its count fell: its new bucket
+                        moved.append((nk, b.orders[j], u))
+                for j in reversed(gone):
+                    del b.orders[j], us[j], snaps[j]
+                for nk, i, u in moved:
+                    self._add(nk, i, u)
             if heap[0] != k:  # pragma: no cover - a count rose without a new index: the better key first
                 continue
-            if not kept:
+            if not us:
                 heappop(heap)
                 del buckets[k]
                 continue
-            return [units[i] for i in kept]
+            return list(us)
         return []

@@ -11,6 +11,7 @@ units still tied (one side, equal 技, both PCs or both NPCs) are ordered by the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.count_index import CountIndex
@@ -19,6 +20,8 @@ from ikusa.systems.maai.options import MaaiOptions
 from ikusa.systems.maai.units import Unit
 
 DEFAULT_TIE_ORDER = ("tech", "pc_side", "allied_npc", "enemy")
+_ID = attrgetter("id")
+_NAME = attrgetter("name")
 
 
 def tie_key(u: Unit, opts: MaaiOptions) -> tuple[int, ...]:
@@ -73,9 +76,30 @@ class CountTieFlow(LullFlow):
     count_index: CountIndex | None = None
     #: the units tied for the next breath, as :meth:`next_actor` last found them
     count_group: Sequence[Unit] = ()
+    #: count → unit id → its count-tie option, this state's (:meth:`tie_options`)
+    tie_table: dict[int, dict[str, Option]] | None = None
 
     def start_breath(self, u: Unit) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def tie_options(self, count: int, ids: list[str], tied: Sequence[Unit]) -> list[Option]:
+        """The count-tie options of ``tied`` (their ids ``ids``) at count ``count``, kept per
+        state (a unit's id, name and 技 are fixed in one battle): a mass battle's tie group of
+        many units costs a lookup, not an option built per unit per turn."""
+        table = self.tie_table
+        if table is None:
+            table = self.tie_table = {}
+        got = table.get(count)
+        if got is None:
+            got = table[count] = {}
+        try:
+            return list(map(got.__getitem__, ids))
+        except KeyError:
+            for t in tied:
+                if t.id not in got:
+                    got[t.id] = Option(f"first:{t.id}", f"{t.name} が先に一呼吸 (カウント{count}, 技{t.ab['gi']})",
+                                       data={"kind": "count_tie", "unit": t.id})
+            return list(map(got.__getitem__, ids))
 
     def next_actor(self) -> Unit | None:
         """S-R35: the unit whose count comes next (count.next_to_act's pick), or ``None`` when
@@ -84,7 +108,7 @@ class CountTieFlow(LullFlow):
         index = self.count_index
         if index is None or not index.fresh(units, self.maai):
             index = self.count_index = CountIndex(units, self.maai)
-        group = self.count_group = index.group(units)
+        group = self.count_group = index.group()
         return group[0] if group else None
 
     def begin_turn(self, u: Unit) -> None:
@@ -110,21 +134,14 @@ class CountTieFlow(LullFlow):
             self.start_breath(u)
             return
         count = u.count_value()
-        memo = self.caches.options  # immutable values, one per distinct option of the encounter
-        options = []
-        for t in tied:
-            ck = ("first", t.id, t.name, count, t.ab["gi"])
-            o = memo.get(ck)
-            if o is None:
-                o = memo[ck] = Option(f"first:{t.id}", f"{t.name} が先に一呼吸 (カウント{count}, 技{t.ab['gi']})",
-                                      data={"kind": "count_tie", "unit": t.id})
-            options.append(o)
-        by_id = {t.id: t for t in tied}
+        ids = list(map(_ID, tied))
+        options = self.tie_options(count, ids, tied)
+        by_id = dict(zip(ids, tied, strict=True))
 
         def handle(key: str) -> None:
             t = by_id[key[6:]]
-            self.emit("count_tie", "S-R35,S-G49", f"カウント{count} 同値 ({'・'.join(x.name for x in tied)}): "
-                      f"{t.name} が先 (操作者の選択)", unit=t.id, tied=[x.id for x in tied], count=count)
+            self.emit("count_tie", "S-R35,S-G49", f"カウント{count} 同値 ({'・'.join(map(_NAME, tied))}): "
+                      f"{t.name} が先 (操作者の選択)", unit=t.id, tied=ids, count=count)
             self.start_breath(t)
 
         actor = "GM" if tied[0].grade != "PC" else tied[0].side

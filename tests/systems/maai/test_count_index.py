@@ -76,7 +76,7 @@ def agrees_now(st: Any) -> bool:
     ix = st.count_index
     if st.phase != "count" or ix is None or not ix.fresh(st.units, st.maai):
         return False
-    assert [u.id for u in ix.group(st.units)] == [u.id for u in scanned(st)]
+    assert [u.id for u in ix.group()] == [u.id for u in scanned(st)]
     return True
 
 
@@ -209,9 +209,9 @@ def test_a_count_that_rose_without_a_new_index_is_found_first() -> None:
     rise in the best bucket anyway, the unit goes to its better bucket and is found there."""
     st = MaaiState(encounter_from_dict(encounter_doc(6), "<test>"))
     ix = CountIndex(st.units, st.maai)
-    first = ix.group(st.units)
+    first = ix.group()
     assert [u.id for u in first] == [u.id for u in scanned(st)]
     last = first[-1]
     last.vigor += 3
-    assert [u.id for u in ix.group(st.units)] == [last.id] == [u.id for u in scanned(st)]
+    assert [u.id for u in ix.group()] == [last.id] == [u.id for u in scanned(st)]
     assert count_index.unit_key(last) == ix.heap[0]
