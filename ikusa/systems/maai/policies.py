@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ikusa.engine.protocol import Action, Decision, Option
+from ikusa.systems.maai import greedy_pick
 
 
 class RandomPolicy:
@@ -63,7 +65,10 @@ class GreedyPolicy:
         has_defence: bool | None = None  # worked out when a reserve option comes up
         min_odds = self.min_odds
         end = "pass"
-        for o in decision.options:
+        options: Sequence[Option] = decision.options
+        if len(options) >= greedy_pick.MANY:  # a mass battle: its attacks picked at C speed, the rest below
+            best, options = greedy_pick.split_attacks(options, by_id, min_odds)
+        for o in options:
             d = o.data
             k = d.get("kind")
             if k == "attack":  # most options of a big battle: the shortest path first
