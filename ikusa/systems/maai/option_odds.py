@@ -23,10 +23,7 @@ per option, which made a 400-unit battle ten times slower (bench/bench_large.py,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import partial
-from itertools import compress, count
-from operator import attrgetter
 from typing import Any
 
 from ikusa.dice.odds import percent_text
@@ -137,18 +134,6 @@ def _reaction_note(st: Any, u: Any, o: Option) -> str:
     return note
 
 
-_COST = attrgetter("cost")
-
-
-def over_room(options: list[Option], room: int) -> Iterable[int]:
-    """The positions of the options that cost more than ``room`` (found at C speed: without
-    reaction notes, a mass battle's breath, only those can need a note)."""
-    costs = list(map(_COST, options))
-    if None in costs:
-        return range(len(options))
-    return compress(count(), map(room.__lt__, costs))
-
-
 def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None) -> list[Option]:
     """``options`` of ``u``'s breath, those that get a note above with a lazy label: the notes
     are worked out when the label is first read (issue #12: the AIs never read labels; a
@@ -160,8 +145,7 @@ def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None)
     react_notes = len(options) <= REACTION_NOTE_MAX or attacks is None or attacks <= REACTION_NOTE_MAX
     room = u.cur_limit - u.breath_spent
     lazy = Option.lazy
-    for i in range(len(options)) if react_notes else over_room(options, room):
-        o = options[i]
+    for i, o in enumerate(options):
         cost = o.cost
         over = cost is not None and cost > room
         if not (over or react_notes):
