@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from ikusa.engine.protocol import Action, Decision, Option
-from ikusa.systems.maai import greedy_pick
 
 
 class RandomPolicy:
@@ -65,10 +63,7 @@ class GreedyPolicy:
         has_defence: bool | None = None  # worked out when a reserve option comes up
         min_odds = self.min_odds
         end = "pass"
-        options: Sequence[Option] = decision.options
-        if len(options) >= greedy_pick.MANY:  # a mass battle: its attacks picked at C speed, the rest below
-            best, options = greedy_pick.split_attacks(options, by_id, min_odds)
-        for o in options:
+        for o in decision.options:
             d = o.data
             k = d.get("kind")
             if k == "attack":  # most options of a big battle: the shortest path first
