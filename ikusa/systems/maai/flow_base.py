@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 
 from ikusa.dice.source import DiceSource
@@ -87,9 +86,6 @@ def _rank(c: Check, relevance: str) -> int:
     return r
 
 
-_KEY = attrgetter("key")
-
-
 class Wait:
     """A pending decision, the handler that continues the flow, and ``again``: how to ask the
     same question anew from the state as it is now (a GM ruling changed the numbers its options
@@ -103,9 +99,11 @@ class Wait:
         self.again = again
 
     def legal(self, key: str) -> bool:
-        """``key`` is one of the pending options (a scan at C speed: a mass battle's breath
-        lists an attack on every enemy in reach)."""
-        return key in map(_KEY, self.decision.options)
+        """``key`` is one of the pending options (a scan: option lists are short)."""
+        for o in self.decision.options:
+            if o.key == key:
+                return True
+        return False
 
     @property
     def by_key(self) -> dict[str, Option]:
