@@ -8,9 +8,7 @@ allowed (S-G52) and triggers the overload check when the breath ends (S-R29); a 
 
 from __future__ import annotations
 
-from itertools import compress
-from itertools import count as positions
-from operator import attrgetter, ne
+from operator import attrgetter
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
@@ -292,10 +290,10 @@ class BreathFlow(MovementFlow):
                     if got is not None and got[0] == n_units:
                         _, targets, revs, found = got
                         now = list(map(_UREV, targets))
-                        if now != revs:  # redo the enemies that changed (found at C speed)
-                            for i in compress(positions(), map(ne, now, revs)):
-                                t = targets[i]
-                                found[i] = None if t.incapacitated or t.zone != zone else option_on(t)
+                        if now != revs:  # redo the enemies that changed
+                            for i, t in enumerate(targets):
+                                if now[i] != revs[i]:
+                                    found[i] = None if t.incapacitated or t.zone != zone else option_on(t)
                             revs[:] = now
                         out.extend(filter(None, found))
                         n_attacks += len(out)
