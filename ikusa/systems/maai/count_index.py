@@ -21,17 +21,11 @@ from __future__ import annotations
 from bisect import bisect
 from collections.abc import Sequence
 from heapq import heappop, heappush
-from itertools import compress, count
-from operator import attrgetter, ne
 
 from ikusa.systems.maai.units import Unit
 
 #: (−count, −技, side rank, 0 for a PC / 1 for an NPC): smallest first
 CountKey = tuple[int, int, int, int]
-
-#: what a unit's count key and its place in ② depend on besides 技, side and grade (which
-#: never change in a battle): read for a whole bucket at once, compared with what it was
-_SNAP = attrgetter("vigor", "breaths_taken", "passed", "incapacitated")
 
 
 def unit_key(u: Unit) -> CountKey | None:
@@ -44,15 +38,13 @@ def unit_key(u: Unit) -> CountKey | None:
 
 
 class _Bucket:
-    """The units of one count key in encounter order: their positions, the units, and what
-    :data:`_SNAP` read of each when it was put here."""
+    """The units of one count key in encounter order, and their positions."""
 
-    __slots__ = ("orders", "snaps", "units")
+    __slots__ = ("orders", "units")
 
     def __init__(self) -> None:
         self.orders: list[int] = []
         self.units: list[Unit] = []
-        self.snaps: list[tuple[int, int, bool, bool]] = []
 
 
 class CountIndex:
@@ -83,35 +75,23 @@ class CountIndex:
         j = bisect(b.orders, i)
         b.orders.insert(j, i)
         b.units.insert(j, u)
-        b.snaps.insert(j, _SNAP(u))
 
     def group(self) -> list[Unit]:
         """The units that act next (S-R35): every unit with the best count key, in encounter
         order (the first is the default order's pick, S-T17/S-G49); ``[]`` when ② is over.
-        Only the units of the best bucket whose :data:`_SNAP` changed are looked at one by one."""
+        Only the best bucket is checked against its units (a plain loop: the cheapest here)."""
         heap = self.heap
         buckets = self.buckets
         while heap:
             k = heap[0]
             b = buckets[k]
-            us, snaps = b.units, b.snaps
-            now = list(map(_SNAP, us))
-            if now != snaps:
-                gone: list[int] = []
-                moved: list[tuple[CountKey, int, Unit]] = []
-                for j in list(compress(count(), map(ne, now, snaps))):
-                    u = us[j]
-                    nk = unit_key(u)
-                    if nk == k:  # e.g. its first breath was its whole 先攻: the same count
-                        snaps[j] = now[j]
-                        continue
-                    gone.append(j)
-                    if nk is not None:  # its count fell: its new bucket
-                        moved.append((nk, b.orders[j], u))
-                for j in reversed(gone):
-                    del b.orders[j], us[j], snaps[j]
-                for nk, i, u in moved:
-                    self._add(nk, i, u)
+            us = b.units
+            c = -k[0]
+            for u in us:
+                if u.incapacitated or u.passed or u.vigor <= 0 or \
+                        u.vigor + (u.first_bonus if u.breaths_taken == 0 else 0) != c:
+                    self._sort_out(k, b)
+                    break
             if heap[0] != k:  # pragma: no cover - a count rose without a new index: the better key first
                 continue
             if not us:
@@ -120,3 +100,24 @@ class CountIndex:
                 continue
             return list(us)
         return []
+
+    def _sort_out(self, k: CountKey, b: _Bucket) -> None:
+        """Keep in ``b`` the units still at key ``k``; a unit whose count fell goes to its new
+        bucket (技, side and grade never change), one that is out of ② leaves."""
+        c = -k[0]
+        orders: list[int] = []
+        units: list[Unit] = []
+        moved: list[tuple[CountKey, int, Unit]] = []
+        for i, u in zip(b.orders, b.units, strict=True):
+            if u.incapacitated or u.passed or u.vigor <= 0:
+                continue
+            now = u.vigor + (u.first_bonus if u.breaths_taken == 0 else 0)
+            if now == c:
+                orders.append(i)
+                units.append(u)
+            else:
+                moved.append(((-now, *k[1:]), i, u))
+        b.orders[:] = orders
+        b.units[:] = units
+        for nk, i, u in moved:
+            self._add(nk, i, u)

@@ -11,7 +11,6 @@ units still tied (one side, equal 技, both PCs or both NPCs) are ordered by the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.count_index import CountIndex
@@ -20,8 +19,6 @@ from ikusa.systems.maai.options import MaaiOptions
 from ikusa.systems.maai.units import Unit
 
 DEFAULT_TIE_ORDER = ("tech", "pc_side", "allied_npc", "enemy")
-_ID = attrgetter("id")
-_NAME = attrgetter("name")
 
 
 def tie_key(u: Unit, opts: MaaiOptions) -> tuple[int, ...]:
@@ -93,13 +90,13 @@ class CountTieFlow(LullFlow):
         if got is None:
             got = table[count] = {}
         try:
-            return list(map(got.__getitem__, ids))
+            return [got[i] for i in ids]
         except KeyError:
             for t in tied:
                 if t.id not in got:
                     got[t.id] = Option(f"first:{t.id}", f"{t.name} が先に一呼吸 (カウント{count}, 技{t.ab['gi']})",
                                        data={"kind": "count_tie", "unit": t.id})
-            return list(map(got.__getitem__, ids))
+            return [got[i] for i in ids]
 
     def next_actor(self) -> Unit | None:
         """S-R35: the unit whose count comes next (count.next_to_act's pick), or ``None`` when
@@ -134,13 +131,13 @@ class CountTieFlow(LullFlow):
             self.start_breath(u)
             return
         count = u.count_value()
-        ids = list(map(_ID, tied))
+        ids = [t.id for t in tied]
         options = self.tie_options(count, ids, tied)
         by_id = dict(zip(ids, tied, strict=True))
 
         def handle(key: str) -> None:
             t = by_id[key[6:]]
-            self.emit("count_tie", "S-R35,S-G49", f"カウント{count} 同値 ({'・'.join(map(_NAME, tied))}): "
+            self.emit("count_tie", "S-R35,S-G49", f"カウント{count} 同値 ({'・'.join([x.name for x in tied])}): "
                       f"{t.name} が先 (操作者の選択)", unit=t.id, tied=ids, count=count)
             self.start_breath(t)
 
