@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ikusa.engine.protocol import Option
+from ikusa.systems.maai.count_index import CountIndex
 from ikusa.systems.maai.lull import LullFlow
 from ikusa.systems.maai.options import MaaiOptions
 from ikusa.systems.maai.units import Unit
@@ -64,10 +65,48 @@ def tied_candidates(units: Sequence[Unit], opts: MaaiOptions, chosen: Unit) -> t
 
 
 class CountTieFlow(LullFlow):
-    """The count-tie decision (mixed into the state)."""
+    """The next unit to act (S-R35, from the state's :class:`CountIndex`) and the count-tie
+    decision (mixed into the state)."""
+
+    #: the units by count (maai/count_index.py); ``None`` until first needed and after a GM
+    #: ruling (which may raise a count); a new 間合 or a unit added starts a new one
+    count_index: CountIndex | None = None
+    #: the units tied for the next breath, as :meth:`next_actor` last found them
+    count_group: Sequence[Unit] = ()
+    #: count → unit id → its count-tie option, this state's (:meth:`tie_options`)
+    tie_table: dict[int, dict[str, Option]] | None = None
 
     def start_breath(self, u: Unit) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def tie_options(self, count: int, ids: list[str], tied: Sequence[Unit]) -> list[Option]:
+        """The count-tie options of ``tied`` (their ids ``ids``) at count ``count``, kept per
+        state (a unit's id, name and 技 are fixed in one battle): a mass battle's tie group of
+        many units costs a lookup, not an option built per unit per turn."""
+        table = self.tie_table
+        if table is None:
+            table = self.tie_table = {}
+        got = table.get(count)
+        if got is None:
+            got = table[count] = {}
+        try:
+            return [got[i] for i in ids]
+        except KeyError:
+            for t in tied:
+                if t.id not in got:
+                    got[t.id] = Option(f"first:{t.id}", f"{t.name} が先に一呼吸 (カウント{count}, 技{t.ab['gi']})",
+                                       data={"kind": "count_tie", "unit": t.id})
+            return [got[i] for i in ids]
+
+    def next_actor(self) -> Unit | None:
+        """S-R35: the unit whose count comes next (count.next_to_act's pick), or ``None`` when
+        ② is over (every unit has 0 活力 or has passed, S-G21)."""
+        units = self.units
+        index = self.count_index
+        if index is None or not index.fresh(units, self.maai):
+            index = self.count_index = CountIndex(units, self.maai)
+        group = self.count_group = index.group()
+        return group[0] if group else None
 
     def begin_turn(self, u: Unit) -> None:
         """S-R35 step 3–4 / S-G49: ``u`` (the default order's pick) or, on a true tie, the
@@ -78,31 +117,28 @@ class CountTieFlow(LullFlow):
             return
         if tuple(opts.count.tie_order) == DEFAULT_TIE_ORDER:
             # fast path: under the default order a true tie is one side, equal count and 技, both PC or both NPC
-            cv, gi, side, pc = u.count_value(), u.ab["gi"], u.side, u.grade == "PC"
-            tied = [t for t in self.units if t.side == side and t.ab["gi"] == gi and (t.grade == "PC") == pc
-                    and t.vigor + (t.first_bonus if t.breaths_taken == 0 else 0) == cv  # count_value
-                    and not (t.incapacitated or t.passed or t.vigor <= 0)]  # _eligible
+            group = self.count_group
+            if group and group[0] is u:  # next_actor found them: the units with u's count key
+                tied = group
+            else:
+                cv, gi, side, pc = u.count_value(), u.ab["gi"], u.side, u.grade == "PC"
+                tied = [t for t in self.units if t.side == side and t.ab["gi"] == gi and (t.grade == "PC") == pc
+                        and t.vigor + (t.first_bonus if t.breaths_taken == 0 else 0) == cv  # count_value
+                        and not (t.incapacitated or t.passed or t.vigor <= 0)]  # _eligible
         else:
             u, tied = tied_candidates(self.units, opts, u)
         if len(tied) < 2 or opts.count.same_side_ties == "encounter_order":
             self.start_breath(u)
             return
         count = u.count_value()
-        memo = self.caches.options  # immutable values, one per distinct option of the encounter
-        options = []
-        for t in tied:
-            ck = ("first", t.id, t.name, count, t.ab["gi"])
-            o = memo.get(ck)
-            if o is None:
-                o = memo[ck] = Option(f"first:{t.id}", f"{t.name} が先に一呼吸 (カウント{count}, 技{t.ab['gi']})",
-                                      data={"kind": "count_tie", "unit": t.id})
-            options.append(o)
-        by_id = {t.id: t for t in tied}
+        ids = [t.id for t in tied]
+        options = self.tie_options(count, ids, tied)
+        by_id = dict(zip(ids, tied, strict=True))
 
         def handle(key: str) -> None:
             t = by_id[key[6:]]
-            self.emit("count_tie", "S-R35,S-G49", f"カウント{count} 同値 ({'・'.join(x.name for x in tied)}): "
-                      f"{t.name} が先 (操作者の選択)", unit=t.id, tied=[x.id for x in tied], count=count)
+            self.emit("count_tie", "S-R35,S-G49", f"カウント{count} 同値 ({'・'.join([x.name for x in tied])}): "
+                      f"{t.name} が先 (操作者の選択)", unit=t.id, tied=ids, count=count)
             self.start_breath(t)
 
         actor = "GM" if tied[0].grade != "PC" else tied[0].side

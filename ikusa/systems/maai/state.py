@@ -15,7 +15,6 @@ from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision
 from ikusa.systems.maai import rulings
 from ikusa.systems.maai.breath_flow import BreathFlow
-from ikusa.systems.maai.count import next_to_act
 from ikusa.systems.maai.encounter import MaaiEncounter
 
 _GUARD = 100_000
@@ -67,6 +66,7 @@ class MaaiState(BreathFlow):
 
     def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
         """A GM ruling (issue #8 §2; the ops are maai/rulings.py's); refused → InputError."""
+        self.count_index = None  # a ruling may raise a count (maai/count_index.py)
         return rulings.apply_ruling(self, ruling, dice)
 
     def summary(self) -> dict[str, Any]:
@@ -124,7 +124,7 @@ class MaaiState(BreathFlow):
                     self.ask_breath(a)
                     continue
                 self.actor = None
-            u = next_to_act(self.units)
+            u = self.next_actor()  # S-R35 (count_ties.py, maai/count_index.py)
             if u is None:
                 self.start_lull()
                 continue
