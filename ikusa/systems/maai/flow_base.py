@@ -144,7 +144,7 @@ class EncounterCaches:
     values built from it.  One object per encounter (:meth:`MaaiEncounter.flow_caches`), shared
     by its states; no module-level cache (issue #12)."""
 
-    __slots__ = ("attacks", "breath_cache", "damages", "fear_aura", "homebrew_effects", "limits", "memo",
+    __slots__ = ("attacks", "breath_cache", "damages", "fear_aura", "homebrew_effects", "joined", "limits", "memo",
                  "noncorporeal", "notes", "options", "opts", "plain_cost", "plans", "puppets", "react_cache",
                  "simple_units", "start_effects", "units", "zones")
 
@@ -156,6 +156,10 @@ class EncounterCaches:
         #: id of a breath_cache list → (the list, which of its options get which label notes:
         #: option_odds.annotation_plan), emptied with breath_cache
         self.plans: dict[int, tuple[list[Option], tuple[tuple[int, bool, bool], ...]]] = {}
+        #: (a joining unit's spec as JSON, its index) → its resolution (rulings._add_unit): one per spec
+        #: for the encounter's lifetime, because the memos above key maneuvers by identity, and a
+        #: maneuver freed with its state would let a later state's new one take its address
+        self.joined: dict[tuple[str, int], ResolvedUnit] = {}
         #: unit id → its maneuvers allow the cached breath options (breath_flow.simple_unit)
         self.simple_units: dict[str, bool] = {}
         #: reaction option lists, keyed on all they depend on (attack_flow.reaction_options)

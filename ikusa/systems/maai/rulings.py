@@ -243,10 +243,17 @@ def _add_unit(st: Any, r: Any) -> None:
         raise InputError(f"zone {spec.zone!r} is not one of zones {zones}", field="unit.zone")
     if spec.operator is not None:
         raise InputError("a 式神/傀儡 (operator) cannot join mid-fight (S-G24)", field="unit.operator")
-    res = _resolve_unit(st.enc.catalog, st.opts, spec, len(st.units), "<ruling>")
+    origin = json.dumps(r.unit, ensure_ascii=False, sort_keys=True)
+    # the same spec resolves to the same maneuver objects in every state of this encounter: its memos
+    # are keyed by their identity (a state's own, freed with it, could hand a later one a wrong cost)
+    joined = st.caches.joined
+    res = joined.get((origin, len(st.units)))
+    if res is None:
+        res = joined[(origin, len(st.units))] = _resolve_unit(st.enc.catalog, st.opts, spec, len(st.units),
+                                                               "<ruling>")
     rank = sides.index(spec.side)
     u = Unit(spec, res, rank, zones[0], st.opts)
-    u.origin = json.dumps(r.unit, ensure_ascii=False, sort_keys=True)
+    u.origin = origin
     st.fx.extra_resolved[u.id] = res
     st.units.append(u)
     st.by_id[u.id] = u
