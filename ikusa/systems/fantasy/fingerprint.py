@@ -45,7 +45,7 @@ _plain = attrgetter(*_PLAIN)
 _STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
 #: handled below, or caches (never part of what a decision depends on)
 _STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", "_eff_memo", "_pending_memo",
-                         "_snapshot_plan", "_senses", "_applies", "_eff_last"})
+                         "_snapshot_plan", "_senses", "_applies", "_eff_last", "_asked"})
 #: the formation's immutable values (compared as they are), its own references to the
 #: state, and its caches
 _FORMATION_STATIC = frozenset({"pairs", "cap", "min_valid"})

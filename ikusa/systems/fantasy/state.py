@@ -83,6 +83,11 @@ class FantasyState:
                                                                            Applying | None]]] = {}
         #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
         self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
+        #: issue #12: the action decision pending() last answered, until the next apply or
+        #: ruling: apply() checks the action against it without a second snapshot (an action
+        #: missing from it is checked against a fresh pending(), in case a tool changed the
+        #: state directly since; fingerprint.py)
+        self._asked: Decision | None = None
         self._snapshot_plan: Any = None  # fingerprint.py: the getters for this state's attributes
         #: fighter id → (its spec, the spec's senses): the senses are read on every effective()
         self._senses: dict[str, tuple[Any, tuple[str, ...]]] = {}
@@ -217,22 +222,26 @@ class FantasyState:
         snap = snapshot(self)
         memo = self._pending_memo
         if snap is not None and memo is not None and memo[0] == snap:
+            self._asked = memo[1]
             return memo[1]
         f = self.fighters[self.current]
         decision = Decision(f.id, "action", f"第{self.round}ラウンド {f.name} の手番 (残りアクション {f.actions})",
                             tuple(options_for(self, f)))
         self._pending_memo = None if snap is None else (snap, decision)
+        self._asked = decision
         return decision
 
     def apply(self, action: str, dice: DiceSource) -> list[Event]:
+        asked, self._asked = self._asked, None
         self._so_far = []
-        events = self._apply(action, dice)
+        events = self._apply(action, dice, asked)
         self._so_far = []
+        self._asked = None  # a pending() asked while the action waited for typed dice saw it half done
         if self.gm_events:  # start effects, the GM's overruled results: before the lines they changed
             events, self.gm_events = [*self.gm_events, *events], []
         return events
 
-    def _apply(self, action: str, dice: DiceSource) -> list[Event]:
+    def _apply(self, action: str, dice: DiceSource, asked: Decision | None) -> list[Event]:
         if self.over:
             raise RuleViolation("ENGINE", "", "the battle is over")
         if not self.started:
@@ -241,10 +250,13 @@ class FantasyState:
             return turns.begin(self, dice)
         if self.placing:
             return self._place(action, dice)
-        decision = self.pending()
-        assert decision is not None
-        if decision.option(action) is None:
-            raise self.explain_illegal(action)
+        decision = asked
+        if decision is None or decision.option(action) is None:
+            decision = self.pending()
+            self._asked = None
+            assert decision is not None
+            if decision.option(action) is None:
+                raise self.explain_illegal(action)
         events = perform(self, self.fighters[decision.actor], action, dice)
         self.show(events)
         events.extend(turns.after_action(self, dice))
@@ -252,6 +264,7 @@ class FantasyState:
 
     def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
         """A GM ruling (issue #8 §2; the ops are fantasy/rulings.py's); refused → InputError."""
+        self._asked = None
         return rulings.apply_ruling(self, ruling, dice)
 
     def _place_choices(self, f: Fighter) -> list[tuple[str, str, str, str, bool]]:
