@@ -42,7 +42,7 @@ _OTHER = tuple(f.name for f in fields(Fighter) if f.name not in _PLAIN and f.nam
                and f.name not in _ITEMS and f.name not in _DERIVED)
 _plain = attrgetter(*_PLAIN)
 #: set once from the encounter and never mutated: compared by identity
-_STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
+_STATE_STATIC = frozenset({"enc", "opts", "table", "field", "_base_cost"})
 #: handled below, or caches (never part of what a decision depends on)
 _STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", "_eff_memo", "_pending_memo",
                          "_snapshot_plan", "_senses", "_applies", "_eff_last", "_asked"})

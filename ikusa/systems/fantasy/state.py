@@ -34,6 +34,9 @@ class FantasyState:
     def __init__(self, enc: FantasyEncounter) -> None:
         self.enc = enc
         self.opts = enc.options
+        #: F-G13: the host cost of each movement-type action (the options are frozen)
+        self._base_cost = {"move": self.opts.cost_move, "line_of_fire": self.opts.cost_line_of_fire,
+                           "cover": self.opts.cost_cover, "run": self.opts.cost_run}
         self.table: dict[str, ConditionDef] = enc.condition_table()
         self.field = enc.field()
         self.fighters: dict[str, Fighter] = {}
@@ -202,9 +205,7 @@ class FantasyState:
 
     def action_cost(self, f: Fighter, action: str) -> int:
         """F-G13: host cost of 移動/射線の確保/遮蔽を取る/全力移動 × the water multiplier (F-T15, F-T16)."""
-        base = {"move": self.opts.cost_move, "line_of_fire": self.opts.cost_line_of_fire,
-                "cover": self.opts.cost_cover, "run": self.opts.cost_run}[action]
-        return base * self.multiplier(f, action)
+        return self._base_cost[action] * self.multiplier(f, action)
 
     # -- protocol ----------------------------------------------------------------------------
     def pending(self) -> Decision | None:

@@ -180,12 +180,16 @@ def after_action(st: FantasyState, dice: DiceSource) -> list[Event]:
 def _check_end(st: FantasyState, events: list[Event]) -> bool:
     if st.over:
         return True
-    sides = {f.side for f in st.fighters.values() if not f.out}
-    if len(sides) <= 1:
-        st.over = True
-        st.current = None
-        st.winner = next(iter(sides)) if sides else None
-        txt = f"戦闘終了: 勝者 {st.winner}" if st.winner else "戦闘終了: 全員戦闘不能 (引き分け)"
-        events.append(Event("end", "F-H07", txt, {"winner": st.winner, "round": st.round}))
-        return True
-    return False
+    first: str | None = None
+    for f in st.fighters.values():  # two sides still standing: the battle goes on (one pass, issue #12)
+        if not (f.down or f.fallen):
+            if first is None:
+                first = f.side
+            elif f.side != first:
+                return False
+    st.over = True  # one side left (or nobody)
+    st.current = None
+    st.winner = first
+    txt = f"戦闘終了: 勝者 {st.winner}" if st.winner else "戦闘終了: 全員戦闘不能 (引き分け)"
+    events.append(Event("end", "F-H07", txt, {"winner": st.winner, "round": st.round}))
+    return True
