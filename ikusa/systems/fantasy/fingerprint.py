@@ -49,7 +49,8 @@ _STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", 
 #: the formation's immutable values (compared as they are), its own references to the
 #: state, and its caches
 _FORMATION_STATIC = frozenset({"pairs", "cap", "min_valid"})
-_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo", "reach_memo"})
+_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo", "reach_memo",
+                             "places", "kept"})
 #: the effects' other fields (the book is checked to be empty; homebrew definitions are static)
 _FX_OTHER = tuple(n for n in FantasyFx.__slots__ if n not in ("book", "homebrew", "next_mod", "override"))
 _ATOMS = (str, int, float, bool, type(None))
