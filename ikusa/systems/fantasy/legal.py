@@ -309,8 +309,12 @@ def _swim_block(st: FantasyState, f: Fighter) -> RuleViolation | None:
 
 
 def options_for(st: FantasyState, f: Fighter) -> list[Option]:
-    with st.reading():
+    opened = st.open_reading()  # FantasyState.reading without the generator (issue #12: every decision)
+    try:
         cands = candidates(st, f, legal_only=True)
+    finally:
+        if opened:
+            st.close_reading()
     return [Option(c.key, c.label, c.cost, c.odds, c.data) for c in cands if c.why_not is None]
 
 

@@ -214,9 +214,15 @@ def auto_fail_probability(opts: FantasyOptions) -> float:
 
 def success_probability(base: int, tn: int, opts: FantasyOptions) -> float:
     """Exact P(dice + base succeeds against ``tn``) with F-G04 and F-G05."""
-    _pf, ps, dist = _split_for(opts)
-    need = tn - base
-    return ps + sum(p for s, p in dist.items() if (s >= need if opts.success_at_tn else s > need))
+    return _success_probability(tn - base, opts.dice_count, opts.die_sides, opts.auto_failure == "all_ones",
+                                opts.auto_success == "all_max", opts.success_at_tn)
+
+
+@lru_cache(maxsize=1024)
+def _success_probability(need: int, n: int, sides: int, auto_fail: bool, auto_success: bool, at_tn: bool) -> float:
+    """:func:`success_probability` as a pure function of plain numbers (a few for a whole battle)."""
+    _pf, ps, dist = _split(n, sides, auto_fail, auto_success)
+    return ps + sum(p for s, p in dist.items() if (s >= need if at_tn else s > need))
 
 
 def hit_probability(margin: int, opts: FantasyOptions) -> float:

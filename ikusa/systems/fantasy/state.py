@@ -149,17 +149,25 @@ class FantasyState:
     def reading(self) -> Iterator[None]:
         """A scope in which the state does not change (listing options, explaining a refusal):
         :meth:`effective` is computed once per fighter inside it (issue #12)."""
-        if self._eff_memo is not None:
-            yield
-            return
-        form = self.formation
-        self._eff_memo = {}
-        form.keep_memos(True)
+        opened = self.open_reading()
         try:
             yield
         finally:
-            self._eff_memo = None
-            form.keep_memos(False)
+            if opened:
+                self.close_reading()
+
+    def open_reading(self) -> bool:
+        """Start a :meth:`reading` scope; False when one is open already (then nothing to close)."""
+        if self._eff_memo is not None:
+            return False
+        self._eff_memo = {}
+        self.formation.keep_memos(True)
+        return True
+
+    def close_reading(self) -> None:
+        """End the scope :meth:`open_reading` started."""
+        self._eff_memo = None
+        self.formation.keep_memos(False)
 
     def mods(self, f: Fighter, tags: tuple[str, ...]) -> list[Applied]:
         pairs, app = self._applying(f)
