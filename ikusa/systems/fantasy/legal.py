@@ -128,7 +128,10 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
         return got
 
     why: RuleViolation | None
-    for w in f.spec.weapons:
+    # legal_only: with fewer actions left than an attack needs no attack is listed (F-H07),
+    # nor a spell, whatever else forbids them (the full list gives each its first reason)
+    attacks = full or o.cost_attack <= f.actions
+    for w in f.spec.weapons if attacks else ():
         wb = weapon_block(st, f, w)
         for t in enemies:
             if w.kind == "melee":
@@ -169,7 +172,7 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             out.append(Cand(f"attack:{w.id}:{t.id}", label, o.cost_attack, why, odds,
                             {"action": "attack", "weapon": w.id, "target": t.id,
                              "expected_damage": w.damage_dice * 3.5 + w.damage_bonus, "target_hp": t.hp}))
-    if any(w.kind == "melee" for w in f.spec.weapons):
+    if attacks and any(w.kind == "melee" for w in f.spec.weapons):
         for t in enemies:
             if legal_only:
                 if not melee_ok(t):
@@ -186,7 +189,7 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             label = f"≪足払い≫ → {t.name}" + ("" if st.field.trip_fall_tn is None else
                                                f" (崖: 直感ST目標値{st.field.trip_fall_tn}で転落)")
             out.append(Cand(f"trip:{t.id}", label, o.cost_attack, why, odds, data))
-    for sp in f.spec.spells:
+    for sp in f.spec.spells if full or o.cost_cast <= f.actions else ():
         tags = spell_tags(sp)
         why = None
         for _c, d in st.effective(f):
@@ -229,8 +232,10 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
     cost = move_cost(st, f)
     fronts = ("fore", "rear") if st.field.two_fronts else ("fore",)
     for fr in fronts:
-        if legal_only and f.row == "front":
+        if legal_only and (f.row == "front" or swim_block is not None or cost > f.actions):
             break
+        if legal_only and not form.has_room((f.unit, fr)):
+            continue
         why = None
         if f.row == "front":
             why = _rv("F-H08", HOST, f"{f.name} はすでに前衛にいる (別の前衛へは一度後衛へ下がる)")

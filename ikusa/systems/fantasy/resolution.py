@@ -151,9 +151,16 @@ def roll_check(dice: DiceSource, opts: FantasyOptions, kind: str, who: str, base
     """Roll the base dice (F-H02: 2D6) for one check and mark 自動失敗/自動成功 (F-G04)."""
     n, sides = opts.dice_count, opts.die_sides
     values = tuple(dice.roll(sides, n, purpose or f"{who} {KIND_LABELS.get(kind, kind)}", roller=who))
-    fail = opts.auto_failure == "all_ones" and all(v == 1 for v in values)
-    success = opts.auto_success == "all_max" and all(v == sides for v in values) and not fail
-    return Check(kind, who, values, base, tuple(mods), fail, success, None, f"{n}D{sides}" if sides != 6 else f"{n}D")
+    # every die 1 / every die its maximum (F-G04)
+    fail = opts.auto_failure == "all_ones" and values.count(1) == len(values)
+    success = opts.auto_success == "all_max" and values.count(sides) == len(values) and not fail
+    return Check(kind, who, values, base, tuple(mods), fail, success, None, _dice_label(n, sides))
+
+
+@lru_cache(maxsize=64)
+def _dice_label(n: int, sides: int) -> str:
+    """``2D`` (F-H02: "1D" is a d6), ``2D10`` for other dice."""
+    return f"{n}D{sides}" if sides != 6 else f"{n}D"
 
 
 def refused_check(kind: str, who: str, base: int, cond: ConditionDef) -> Check:
