@@ -115,7 +115,8 @@ class Check:
 
     @property
     def total(self) -> int:
-        return sum(self.dice) + self.base + sum(m.value for m in self.mods)
+        mods = self.mods
+        return sum(self.dice) + self.base + (sum([m.value for m in mods]) if mods else 0)
 
     @property
     def label(self) -> str:

@@ -204,7 +204,8 @@ class FantasyState:
     def breathless(self, f: Fighter) -> bool:
         """F-R18: in a breath environment (水中) without air; F-G14: a non-swimmer out of depth in
         中装鎧 or heavier sinks, so the breath rules apply at once even if it had air."""
-        env = [d for _c, d in self.effective(f) if d.breath]
+        pairs, app = self._applying(f)
+        env = app.breath if app is not None else [d for _c, d in pairs if d.breath]
         if not env:
             return False
         sinking = f.spec.out_of_depth and f.spec.armor in ("medium", "heavy") and any(

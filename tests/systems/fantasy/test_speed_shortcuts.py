@@ -47,6 +47,9 @@ def _check_fighters(st: FantasyState) -> None:
             assert st.flag(f, name) == want
         for action in ACTIONS:
             assert st.multiplier(f, action) == max([d.action_multipliers.get(action, 1) for _c, d in pairs] + [1])
+        _pairs, app = st._applying(f)
+        if app is not None:  # the breath environments it keeps (F-R18) are the applying ones
+            assert list(app.breath) == [d for _c, d in pairs if d.breath]
 
 
 def _check_options(st: FantasyState) -> None:
