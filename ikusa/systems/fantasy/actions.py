@@ -25,7 +25,7 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
     o = st.opts
     if head == "end":
         f.actions = 0
-        return [Event("end_turn", "F-H07", f"{f.name} 手番終了", {"id": f.id})]
+        return [Event.lazy("end_turn", "F-H07", "{} 手番終了".format, (f.name,), {"id": f.id})]
     if head == "attack":
         wid, _, tid = rest.partition(":")
         w = f.weapon(wid)
@@ -48,8 +48,8 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         f.actions -= cost
         f.row, f.front = "front", rest
         where = "前" if rest == "fore" else "後ろ"
-        return [Event("move", rule, f"{f.name} 移動: {where}の前衛へ ({how})",
-                      {"id": f.id, "cost": cost, "front": rest})]
+        return [Event.lazy("move", rule, "{} 移動: {}の前衛へ ({})".format, (f.name, where, how),
+                           {"id": f.id, "cost": cost, "front": rest})]
     if head == "withdraw":
         cost = move_cost(st, f)
         rule, how = cost_text(st, f, "move")
@@ -57,7 +57,8 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         events = opportunity(st, f, dice)
         if not f.out:
             f.row = "back"
-            events.append(Event("move", rule, f"{f.name} 移動: 後衛へ下がる ({how})", {"id": f.id, "cost": cost}))
+            events.append(Event.lazy("move", rule, "{} 移動: 後衛へ下がる ({})".format, (f.name, how),
+                                     {"id": f.id, "cost": cost}))
         return events
     if head == "lead":
         ally = st.fighters[rest]
@@ -74,8 +75,8 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
     if head == "stand":
         f.actions -= o.stand_cost
         f.remove("prone")
-        return [Event("stand", "F-R12,F-G08", f"{f.name} 立ち上がる ({o.stand_cost}アクション): 伏せ解除",
-                      {"id": f.id})]
+        return [Event.lazy("stand", "F-R12,F-G08", "{} 立ち上がる ({}アクション): 伏せ解除".format,
+                           (f.name, o.stand_cost), {"id": f.id})]
     if head == "wake":
         ally = st.fighters[rest]
         f.actions -= o.cost_wake
@@ -88,7 +89,7 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
         rule, how = cost_text(st, f, "cover")
         f.actions -= cost
         f.add(Cond("cover"))
-        return [Event("cover", rule, f"{f.name} 遮蔽を取る ({how})", {"id": f.id, "cost": cost})]
+        return [Event.lazy("cover", rule, "{} 遮蔽を取る ({})".format, (f.name, how), {"id": f.id, "cost": cost})]
     extra = lines.perform(st, f, key, dice)
     if extra is not None:
         return extra
@@ -143,8 +144,14 @@ def evade_tags(st: FantasyState, f: Fighter, t: Fighter, melee: bool) -> tuple[s
     return tuple(tags)
 
 
+HitParts = tuple[Check, str, Check | None, bool, tuple[str, str] | None]
+"""What a hit line is made of (:func:`hit_text`): the attack check, the target's name, its
+evasion check (None: not rolled), the result, and the (name, rule) of a condition that left
+the target helpless.  Checks are frozen, so the line is the same whenever it is made."""
+
+
 def hit_roll(st: FantasyState, f: Fighter, t: Fighter, tags: tuple[str, ...], base: int, melee: bool,
-             dice: DiceSource) -> tuple[bool, str, dict[str, object]]:
+             dice: DiceSource) -> tuple[bool, HitParts, dict[str, object]]:
     """One hit check against one evasion (F-H04); 麻痺/睡眠 targets cannot evade and are hit
     unless the attack is an automatic failure (F-R10, F-R11, F-G04)."""
     atk = gm_roll(st, f, roll_check(dice, st.opts, tags[-1], f.name, base,
@@ -152,9 +159,9 @@ def hit_roll(st: FantasyState, f: Fighter, t: Fighter, tags: tuple[str, ...], ba
     data: dict[str, object] = {"attack": atk.to_json()}
     helpless = st.flag(t, "always_hit") or st.flag(t, "can_evade")
     if atk.auto_fail:
-        return False, f"{atk.text()} → 自動失敗で外れ (F-G04)", data
+        return False, (atk, t.name, None, False, None), data
     if helpless is not None:
-        return True, f"{atk.text()} → {t.name} は{helpless.name}: 回避不可、自動失敗以外命中 ({helpless.rule})", data
+        return True, (atk, t.name, None, True, (helpless.name, helpless.rule)), data
     etags = evade_tags(st, f, t, melee)
     ev = gm_roll(st, t, roll_check(dice, st.opts, etags[0], t.name, t.spec.values.evasion, st.mods(t, etags)))
     data["evade"] = ev.to_json()
@@ -166,17 +173,40 @@ def hit_roll(st: FantasyState, f: Fighter, t: Fighter, tags: tuple[str, ...], ba
         hit = False
     else:
         hit = ev.total < atk.total if st.opts.evasion_tie == "defender" else ev.total <= atk.total
-    return hit, f"{atk.text()} vs {t.name} {ev.text()} → {'命中' if hit else '回避'}", data
+    return hit, (atk, t.name, ev, hit, None), data
+
+
+def hit_text(parts: HitParts) -> str:
+    """``近接命中 2D[4,4]+5=13 vs オーク 回避(近接) 2D[3,3]+3=9 → 命中`` (F-H04, F-G04)."""
+    atk, tname, ev, hit, helpless = parts
+    if ev is None and not hit:
+        return f"{atk.text()} → 自動失敗で外れ (F-G04)"
+    if helpless is not None:
+        return f"{atk.text()} → {tname} は{helpless[0]}: 回避不可、自動失敗以外命中 ({helpless[1]})"
+    assert ev is not None
+    return f"{atk.text()} vs {tname} {ev.text()} → {'命中' if hit else '回避'}"
+
+
+def _attack_text(fname: str, what: str, wname: str, tname: str, parts: HitParts) -> str:
+    return f"{fname} {what}({wname}) → {tname}: {hit_text(parts)}"
+
+
+def _damage_text(tname: str, dmg: Damage) -> str:
+    return f"{tname} へのダメージ {dmg.text()}"
+
+
+def _trip_text(fname: str, tname: str, parts: HitParts) -> str:
+    return f"{fname} ≪足払い≫ → {tname}: {hit_text(parts)}"
 
 
 def attack(st: FantasyState, f: Fighter, w: WeaponSpec, t: Fighter, dice: DiceSource) -> list[Event]:
     melee = w.kind == "melee"
     tags = _attack_tags(w)
     base = f.spec.values.melee if melee else f.spec.values.ranged
-    hit, text, data = hit_roll(st, f, t, tags, base, melee, dice)
+    hit, parts, data = hit_roll(st, f, t, tags, base, melee, dice)
     what = "近接攻撃" if melee else "投擲" if w.kind == "thrown" else "射撃"
-    events = [Event("attack", "F-H04,F-H05", f"{f.name} {what}({w.name}) → {t.name}: {text}",
-                    {"attacker": f.id, "target": t.id, "weapon": w.id, "hit": hit, **data})]
+    events = [Event.lazy("attack", "F-H04,F-H05", _attack_text, (f.name, what, w.name, t.name, parts),
+                         {"attacker": f.id, "target": t.id, "weapon": w.id, "hit": hit, **data})]
     if not hit:
         return events
     st.show(events)  # the hit shows before the damage dice are typed (issue #8 §5)
@@ -190,8 +220,8 @@ def attack(st: FantasyState, f: Fighter, w: WeaponSpec, t: Fighter, dice: DiceSo
                 dmg.extra.append(Applied(thrown_falloff(dist, per, st.opts.falloff_step_m), f"{d.name} {dist}m",
                                          "F-R17,F-G14",
                                          f"{dist}m, {w.damage_type} 5mごとに−{per}"))
-    events.append(Event("damage", "F-H05", f"{t.name} へのダメージ {dmg.text()}",
-                        {"target": t.id, "damage": dmg.total, "rolled": list(rolled)}))
+    events.append(Event.lazy("damage", "F-H05", _damage_text, (t.name, dmg),  # dmg is not changed after
+                             {"target": t.id, "damage": dmg.total, "rolled": list(rolled)}))
     events.extend(apply_damage(st, t, dmg.total, w.name))
     return events
 
@@ -203,7 +233,8 @@ def apply_damage(st: FantasyState, t: Fighter, amount: int, cause: str) -> list[
         return events
     before = t.hp
     t.hp -= amount
-    events.append(Event("hp", "F-H05", f"{t.name} HP {before}→{t.hp} ({cause})", {"id": t.id, "hp": t.hp}))
+    events.append(Event.lazy("hp", "F-H05", "{} HP {}→{} ({})".format, (t.name, before, t.hp, cause),
+                             {"id": t.id, "hp": t.hp}))
     for c in list(t.conds):
         d = st.table[c.id]
         if d.wakes_on_damage_to is not None:
@@ -221,9 +252,9 @@ def apply_damage(st: FantasyState, t: Fighter, amount: int, cause: str) -> list[
 def trip(st: FantasyState, f: Fighter, t: Fighter, dice: DiceSource) -> list[Event]:
     """≪足払い≫ (F-H10): a melee hit knocks the target 伏せ; on the cliff the target then
     makes 直感ST against TN 12 or falls (F-R09, F-T07, F-G17)."""
-    hit, text, data = hit_roll(st, f, t, ("attack.melee",), f.spec.values.melee, True, dice)
-    events = [Event("trip", "F-H10", f"{f.name} ≪足払い≫ → {t.name}: {text}",
-                    {"attacker": f.id, "target": t.id, "hit": hit, **data})]
+    hit, parts, data = hit_roll(st, f, t, ("attack.melee",), f.spec.values.melee, True, dice)
+    events = [Event.lazy("trip", "F-H10", _trip_text, (f.name, t.name, parts),
+                         {"attacker": f.id, "target": t.id, "hit": hit, **data})]
     if not hit:
         return events
     tn = st.field.trip_fall_tn

@@ -31,12 +31,14 @@ _ANY = Cond("")  # stands for "some source" where only the definitions are read
 class Applying:
     """One set of applying condition definitions and the answers derived from it."""
 
-    __slots__ = ("_blocked", "_flags", "_mods", "_mult", "defs", "plan")
+    __slots__ = ("_blocked", "_flags", "_mods", "_mult", "breath", "defs", "plan")
 
     def __init__(self, plan: tuple[tuple[int, ConditionDef], ...]) -> None:
         #: (index into the character's condition list, its definition), in effective() order
         self.plan = plan
         self.defs = tuple(d for _i, d in plan)
+        #: the breath environments among them (F-R18: 水中)
+        self.breath = tuple(d for d in self.defs if d.breath)
         self._mods: dict[tuple[str, ...], tuple[Applied, ...]] = {}
         self._blocked: dict[tuple[str, ...], ConditionDef | None] = {}
         self._flags: dict[str, ConditionDef | None] = {}

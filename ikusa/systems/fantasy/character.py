@@ -149,7 +149,10 @@ class Fighter:
         return self.down or self.fallen
 
     def has(self, cond_id: str) -> bool:
-        return any(c.id == cond_id for c in self.conds)
+        for c in self.conds:  # a plain loop: asked ~5 times a decision (issue #12)
+            if c.id == cond_id:
+                return True
+        return False
 
     def add(self, cond: Cond) -> None:
         """F-G11: the same condition twice keeps the longer duration."""

@@ -42,14 +42,15 @@ _OTHER = tuple(f.name for f in fields(Fighter) if f.name not in _PLAIN and f.nam
                and f.name not in _ITEMS and f.name not in _DERIVED)
 _plain = attrgetter(*_PLAIN)
 #: set once from the encounter and never mutated: compared by identity
-_STATE_STATIC = frozenset({"enc", "opts", "table", "field"})
+_STATE_STATIC = frozenset({"enc", "opts", "table", "field", "_base_cost"})
 #: handled below, or caches (never part of what a decision depends on)
 _STATE_SKIP = frozenset({"fighters", "formation", "fx", "gm_events", "_so_far", "_eff_memo", "_pending_memo",
-                         "_snapshot_plan", "_senses", "_applies", "_eff_last"})
+                         "_snapshot_plan", "_senses", "_applies", "_eff_last", "_asked"})
 #: the formation's immutable values (compared as they are), its own references to the
 #: state, and its caches
 _FORMATION_STATIC = frozenset({"pairs", "cap", "min_valid"})
-_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo", "reach_memo"})
+_FORMATION_SKIP = frozenset({"fighters", "field", "effective", "memo", "engaged_memo", "pincer_memo", "reach_memo",
+                             "places", "kept"})
 #: the effects' other fields (the book is checked to be empty; homebrew definitions are static)
 _FX_OTHER = tuple(n for n in FantasyFx.__slots__ if n not in ("book", "homebrew", "next_mod", "override"))
 _ATOMS = (str, int, float, bool, type(None))

@@ -11,6 +11,7 @@ an engagement area, front capacity, front holding, pincers, distances and areas.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
+from operator import attrgetter
 from typing import TypeVar
 
 from ikusa.systems.fantasy.battlefields import Battlefield
@@ -31,6 +32,10 @@ def _memoised(memo: dict[K, V] | None, key: K, compute: Callable[[K], V]) -> V:
         return memo[key]
     got = memo[key] = compute(key)
     return got
+
+
+#: what a fighter's place in the formation is made of (Formation.keep_memos)
+_PLACE = attrgetter("unit", "row", "front", "down", "fallen")
 
 
 class Formation:
@@ -54,11 +59,22 @@ class Formation:
         self.engaged_memo: dict[Front, list[Front]] | None = None
         self.pincer_memo: dict[str, bool] | None = None
         self.reach_memo: dict[Front, list[Fighter]] | None = None
+        #: issue #12: every fighter's place (_PLACE) when the memos of members, engaged
+        #: fronts and pincers below were made; a later scope over the same places reuses them
+        #: (reach also depends on who holds a front, F-T14: made anew in each scope)
+        self.places: tuple[tuple[object, ...], ...] | None = None
+        self.kept: tuple[dict[object, list[Fighter]], dict[Front, list[Front]], dict[str, bool]] | None = None
 
     def keep_memos(self, on: bool) -> None:
-        """Start (fresh, empty) or end the memos of a reading scope (FantasyState.reading)."""
+        """Start or end the memos of a reading scope (FantasyState.reading): those of members,
+        engaged fronts and pincers are the last scope's while every fighter stands where it
+        stood then (same unit, row, front, down and fallen), else fresh."""
         if on:
-            self.memo, self.engaged_memo, self.pincer_memo, self.reach_memo = {}, {}, {}, {}
+            places = tuple(map(_PLACE, self.fighters.values()))
+            if self.kept is None or places != self.places:
+                self.places, self.kept = places, ({}, {}, {})
+            self.memo, self.engaged_memo, self.pincer_memo = self.kept
+            self.reach_memo = {}
         else:
             self.memo = self.engaged_memo = self.pincer_memo = self.reach_memo = None
 

@@ -96,6 +96,13 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
         why = melee_why[t.id] = _melee_reason(t)
         return why
 
+    # legal_only: whether a melee attack on each target is allowed, the same tests as
+    # _melee_reason without writing the refusals (issue #12)
+    melee_any = f.row == "front" and no_melee is None and o.cost_attack <= f.actions
+
+    def melee_ok(t: Fighter) -> bool:
+        return melee_any and t in reach
+
     def _melee_reason(t: Fighter) -> RuleViolation | None:
         if f.row != "front":
             return _rv("F-H08", HOST, f"{f.name} は後衛にいるので近接攻撃できない (前衛へ移動が必要)")
@@ -110,14 +117,30 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             return _rv("F-H07", HOST, f"アクションが足りない (必要{o.cost_attack}, 残り{f.actions})")
         return None
 
+    odds_of: dict[tuple[str, tuple[str, ...], int, bool], float] = {}
+
+    def hit_odds(t: Fighter, tags: tuple[str, ...], margin: int, melee: bool) -> float:
+        """_hit_odds, once per target and check (a melee weapon and ≪足払い≫ share it)."""
+        key = (t.id, tags, margin, melee)
+        got = odds_of.get(key)
+        if got is None:
+            got = odds_of[key] = _hit_odds(st, f, t, tags, margin, melee)
+        return got
+
     why: RuleViolation | None
-    for w in f.spec.weapons:
+    # legal_only: with fewer actions left than an attack needs no attack is listed (F-H07),
+    # nor a spell, whatever else forbids them (the full list gives each its first reason)
+    attacks = full or o.cost_attack <= f.actions
+    for w in f.spec.weapons if attacks else ():
         wb = weapon_block(st, f, w)
         for t in enemies:
             if w.kind == "melee":
-                why = wb or melee_reason(t)
-                if why is not None and legal_only:
-                    continue
+                if legal_only:
+                    if wb is not None or not melee_ok(t):
+                        continue
+                    why = None
+                else:
+                    why = wb or melee_reason(t)
                 margin = f.spec.values.melee - t.spec.values.evasion
                 label = f"近接攻撃 {w.name} → {t.name}"
             else:
@@ -145,25 +168,28 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             if why is None:
                 tags = ("attack.melee",) if w.kind == "melee" else ("attack.ranged",) + (
                     ("attack.thrown",) if w.kind == "thrown" else ())
-                odds = _hit_odds(st, f, t, tags, margin, w.kind == "melee")
+                odds = hit_odds(t, tags, margin, w.kind == "melee")
             out.append(Cand(f"attack:{w.id}:{t.id}", label, o.cost_attack, why, odds,
                             {"action": "attack", "weapon": w.id, "target": t.id,
                              "expected_damage": w.damage_dice * 3.5 + w.damage_bonus, "target_hp": t.hp}))
-    if any(w.kind == "melee" for w in f.spec.weapons):
+    if attacks and any(w.kind == "melee" for w in f.spec.weapons):
         for t in enemies:
-            why = melee_reason(t)
-            if why is not None and legal_only:
-                continue
+            if legal_only:
+                if not melee_ok(t):
+                    continue
+                why = None
+            else:
+                why = melee_reason(t)
             data: dict[str, Any] = {"action": "trip", "target": t.id, "target_hp": t.hp}
             odds = None
             if why is None:
-                odds = _hit_odds(st, f, t, ("attack.melee",), f.spec.values.melee - t.spec.values.evasion, True)
+                odds = hit_odds(t, ("attack.melee",), f.spec.values.melee - t.spec.values.evasion, True)
                 if st.field.trip_fall_tn is not None:
                     data["fall_odds"] = _fail_odds(st, t, st.field.trip_fall_tn)
             label = f"≪足払い≫ → {t.name}" + ("" if st.field.trip_fall_tn is None else
                                                f" (崖: 直感ST目標値{st.field.trip_fall_tn}で転落)")
             out.append(Cand(f"trip:{t.id}", label, o.cost_attack, why, odds, data))
-    for sp in f.spec.spells:
+    for sp in f.spec.spells if full or o.cost_cast <= f.actions else ():
         tags = spell_tags(sp)
         why = None
         for _c, d in st.effective(f):
@@ -206,6 +232,10 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
     cost = move_cost(st, f)
     fronts = ("fore", "rear") if st.field.two_fronts else ("fore",)
     for fr in fronts:
+        if legal_only and (f.row == "front" or swim_block is not None or cost > f.actions):
+            break
+        if legal_only and not form.has_room((f.unit, fr)):
+            continue
         why = None
         if f.row == "front":
             why = _rv("F-H08", HOST, f"{f.name} はすでに前衛にいる (別の前衛へは一度後衛へ下がる)")
@@ -217,17 +247,20 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             out.append(Cand(f"advance:{fr}", f"移動: {'前' if fr == 'fore' else '後ろ'}の前衛へ ({cost}アクション, "
                             f"{move_distance(st, f):g}m)", cost, why, None,
                             {"action": "advance", "front": fr, "reach": _reach_if(st, f, "front", fr)}))
-    why = (_rv("F-H08", HOST, f"{f.name} はすでに後衛にいる") if f.row == "back" else None) or swim_block or \
+    why = None if legal_only and f.row == "back" else \
+        (_rv("F-H08", HOST, f"{f.name} はすでに後衛にいる") if f.row == "back" else None) or swim_block or \
         _cost_reason(cost, f)
-    if full or why is None:
+    if full or (why is None and f.row != "back"):
         reach_now = len(reach)
         reach_other = max(_reach_if(st, f, "front", fr) for fr in fronts if fr != f.front) if len(fronts) > 1 else 0
         out.append(Cand("withdraw", f"移動: 後衛へ下がる ({cost}アクション, 機会攻撃あり)", cost, why, None,
                         {"action": "withdraw", "reach_now": reach_now, "reach_other": reach_other}))
     out.extend(c for c in lines.run_cands(st, f, swim_block) if full or c.why_not is None)
-    why = (_rv("F-R12", "002 状態異常 [伏せ]", f"{f.name} は伏せ状態ではない") if not f.has("prone") else None) \
+    prone = f.has("prone")
+    why = None if legal_only and not prone else \
+        (_rv("F-R12", "002 状態異常 [伏せ]", f"{f.name} は伏せ状態ではない") if not prone else None) \
         or _cost_reason(o.stand_cost, f)
-    if full or why is None:
+    if full or (why is None and prone):
         out.append(Cand("stand", f"立ち上がる ({o.stand_cost}アクション)", o.stand_cost, why, None,
                         {"action": "stand"}))
     for a in st.fighters.values():
@@ -254,8 +287,10 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             out.append(Cand(f"lead:{a.id}", f"{a.name} の手を引いて後衛へ下がらせる ({cost}アクション, 機会攻撃あり)",
                             cost, why, None, {"action": "lead", "target": a.id}))
     ccost = st.action_cost(f, "cover")
-    why = (_rv("F-H08", HOST, "すでに遮蔽を取っている") if f.has("cover") else None) or _cost_reason(ccost, f)
-    if full or why is None:
+    covered = f.has("cover")
+    why = None if legal_only and covered else \
+        (_rv("F-H08", HOST, "すでに遮蔽を取っている") if covered else None) or _cost_reason(ccost, f)
+    if full or (why is None and not covered):
         out.append(Cand("cover", f"遮蔽を取る ({ccost}アクション)", ccost, why, None, {"action": "cover"}))
     aim = lines.aim_cand(st, f)
     if aim is not None and (full or aim.why_not is None):
@@ -279,8 +314,12 @@ def _swim_block(st: FantasyState, f: Fighter) -> RuleViolation | None:
 
 
 def options_for(st: FantasyState, f: Fighter) -> list[Option]:
-    with st.reading():
+    opened = st.open_reading()  # FantasyState.reading without the generator (issue #12: every decision)
+    try:
         cands = candidates(st, f, legal_only=True)
+    finally:
+        if opened:
+            st.close_reading()
     return [Option(c.key, c.label, c.cost, c.odds, c.data) for c in cands if c.why_not is None]
 
 

@@ -92,6 +92,8 @@ def breathe_cand(st: FantasyState, f: Fighter, legal_only: bool = False) -> Cand
     """「呼吸を整える」: F-R18 underwater never; otherwise options.breathe_fatigue_dice (None:
     forbidden, with ``legal_only``)."""
     o = st.opts
+    if legal_only and (o.breathe_fatigue_dice == 0 or f.fatigue <= 0 or f.actions < o.actions_per_turn):
+        return None  # forbidden whatever the water (issue #12: no refusal written for nobody)
     water = next((d for _c, d in st.effective(f) if d.breath), None)
     why: RuleViolation | None = None
     if water is not None:

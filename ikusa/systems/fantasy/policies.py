@@ -34,31 +34,34 @@ class GreedyPolicy:
 
     @staticmethod
     def _score(o: Option) -> float | None:
-        act = o.data.get("action")
+        data = o.data  # read once: a lazy option makes it on first read (lazy_option.py)
+        act = data.get("action")
         if act == "attack":
-            exp = float(o.data.get("expected_damage", 0.0))
-            odds = o.odds if o.odds is not None else 0.5
-            kill = 2.0 if exp >= float(o.data.get("target_hp", 99)) else 1.0
+            exp = float(data.get("expected_damage", 0.0))
+            odds = o.odds
+            odds = odds if odds is not None else 0.5
+            kill = 2.0 if exp >= float(data.get("target_hp", 99)) else 1.0
             return odds * exp * kill + 1.0
         if act == "stand":
             return 100.0
         if act == "wake":
             return 90.0
         if act == "cast":
-            if o.data.get("ally"):
-                return 95.0 if int(o.data.get("cures", 0)) > 0 else None
+            if data.get("ally"):
+                return 95.0 if int(data.get("cures", 0)) > 0 else None
             return 5.0
         if act == "aim":
-            return 0.6 if int(o.data.get("opens", 0)) > 0 else None
+            return 0.6 if int(data.get("opens", 0)) > 0 else None
         if act == "advance":
-            return 0.5 if int(o.data.get("reach", 0)) > 0 else None
+            return 0.5 if int(data.get("reach", 0)) > 0 else None
         if act == "withdraw":
-            now, other = int(o.data.get("reach_now", 0)), int(o.data.get("reach_other", 0))
+            now, other = int(data.get("reach_now", 0)), int(data.get("reach_other", 0))
             return 0.4 if now == 0 and other > 0 else None
         if act == "trip":
-            fall = o.data.get("fall_odds")
+            fall = data.get("fall_odds")
             if fall is None:
                 return 0.8
-            odds = o.odds if o.odds is not None else 0.5
-            return odds * float(fall) * float(o.data.get("target_hp", 0)) + 0.8
+            odds = o.odds
+            odds = odds if odds is not None else 0.5
+            return odds * float(fall) * float(data.get("target_hp", 0)) + 0.8
         return None

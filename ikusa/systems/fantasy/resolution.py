@@ -115,7 +115,8 @@ class Check:
 
     @property
     def total(self) -> int:
-        return sum(self.dice) + self.base + sum(m.value for m in self.mods)
+        mods = self.mods
+        return sum(self.dice) + self.base + (sum([m.value for m in mods]) if mods else 0)
 
     @property
     def label(self) -> str:
@@ -151,9 +152,16 @@ def roll_check(dice: DiceSource, opts: FantasyOptions, kind: str, who: str, base
     """Roll the base dice (F-H02: 2D6) for one check and mark 自動失敗/自動成功 (F-G04)."""
     n, sides = opts.dice_count, opts.die_sides
     values = tuple(dice.roll(sides, n, purpose or f"{who} {KIND_LABELS.get(kind, kind)}", roller=who))
-    fail = opts.auto_failure == "all_ones" and all(v == 1 for v in values)
-    success = opts.auto_success == "all_max" and all(v == sides for v in values) and not fail
-    return Check(kind, who, values, base, tuple(mods), fail, success, None, f"{n}D{sides}" if sides != 6 else f"{n}D")
+    # every die 1 / every die its maximum (F-G04)
+    fail = opts.auto_failure == "all_ones" and values.count(1) == len(values)
+    success = opts.auto_success == "all_max" and values.count(sides) == len(values) and not fail
+    return Check(kind, who, values, base, tuple(mods), fail, success, None, _dice_label(n, sides))
+
+
+@lru_cache(maxsize=64)
+def _dice_label(n: int, sides: int) -> str:
+    """``2D`` (F-H02: "1D" is a d6), ``2D10`` for other dice."""
+    return f"{n}D{sides}" if sides != 6 else f"{n}D"
 
 
 def refused_check(kind: str, who: str, base: int, cond: ConditionDef) -> Check:
@@ -214,9 +222,15 @@ def auto_fail_probability(opts: FantasyOptions) -> float:
 
 def success_probability(base: int, tn: int, opts: FantasyOptions) -> float:
     """Exact P(dice + base succeeds against ``tn``) with F-G04 and F-G05."""
-    _pf, ps, dist = _split_for(opts)
-    need = tn - base
-    return ps + sum(p for s, p in dist.items() if (s >= need if opts.success_at_tn else s > need))
+    return _success_probability(tn - base, opts.dice_count, opts.die_sides, opts.auto_failure == "all_ones",
+                                opts.auto_success == "all_max", opts.success_at_tn)
+
+
+@lru_cache(maxsize=1024)
+def _success_probability(need: int, n: int, sides: int, auto_fail: bool, auto_success: bool, at_tn: bool) -> float:
+    """:func:`success_probability` as a pure function of plain numbers (a few for a whole battle)."""
+    _pf, ps, dist = _split(n, sides, auto_fail, auto_success)
+    return ps + sum(p for s, p in dist.items() if (s >= need if at_tn else s > need))
 
 
 def hit_probability(margin: int, opts: FantasyOptions) -> float:

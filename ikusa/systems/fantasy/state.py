@@ -34,6 +34,9 @@ class FantasyState:
     def __init__(self, enc: FantasyEncounter) -> None:
         self.enc = enc
         self.opts = enc.options
+        #: F-G13: the host cost of each movement-type action (the options are frozen)
+        self._base_cost = {"move": self.opts.cost_move, "line_of_fire": self.opts.cost_line_of_fire,
+                           "cover": self.opts.cost_cover, "run": self.opts.cost_run}
         self.table: dict[str, ConditionDef] = enc.condition_table()
         self.field = enc.field()
         self.fighters: dict[str, Fighter] = {}
@@ -83,6 +86,11 @@ class FantasyState:
                                                                            Applying | None]]] = {}
         #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
         self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
+        #: issue #12: the action decision pending() last answered, until the next apply or
+        #: ruling: apply() checks the action against it without a second snapshot (an action
+        #: missing from it is checked against a fresh pending(), in case a tool changed the
+        #: state directly since; fingerprint.py)
+        self._asked: Decision | None = None
         self._snapshot_plan: Any = None  # fingerprint.py: the getters for this state's attributes
         #: fighter id → (its spec, the spec's senses): the senses are read on every effective()
         self._senses: dict[str, tuple[Any, tuple[str, ...]]] = {}
@@ -141,17 +149,25 @@ class FantasyState:
     def reading(self) -> Iterator[None]:
         """A scope in which the state does not change (listing options, explaining a refusal):
         :meth:`effective` is computed once per fighter inside it (issue #12)."""
-        if self._eff_memo is not None:
-            yield
-            return
-        form = self.formation
-        self._eff_memo = {}
-        form.keep_memos(True)
+        opened = self.open_reading()
         try:
             yield
         finally:
-            self._eff_memo = None
-            form.keep_memos(False)
+            if opened:
+                self.close_reading()
+
+    def open_reading(self) -> bool:
+        """Start a :meth:`reading` scope; False when one is open already (then nothing to close)."""
+        if self._eff_memo is not None:
+            return False
+        self._eff_memo = {}
+        self.formation.keep_memos(True)
+        return True
+
+    def close_reading(self) -> None:
+        """End the scope :meth:`open_reading` started."""
+        self._eff_memo = None
+        self.formation.keep_memos(False)
 
     def mods(self, f: Fighter, tags: tuple[str, ...]) -> list[Applied]:
         pairs, app = self._applying(f)
@@ -188,7 +204,8 @@ class FantasyState:
     def breathless(self, f: Fighter) -> bool:
         """F-R18: in a breath environment (水中) without air; F-G14: a non-swimmer out of depth in
         中装鎧 or heavier sinks, so the breath rules apply at once even if it had air."""
-        env = [d for _c, d in self.effective(f) if d.breath]
+        pairs, app = self._applying(f)
+        env = app.breath if app is not None else [d for _c, d in pairs if d.breath]
         if not env:
             return False
         sinking = f.spec.out_of_depth and f.spec.armor in ("medium", "heavy") and any(
@@ -197,9 +214,7 @@ class FantasyState:
 
     def action_cost(self, f: Fighter, action: str) -> int:
         """F-G13: host cost of 移動/射線の確保/遮蔽を取る/全力移動 × the water multiplier (F-T15, F-T16)."""
-        base = {"move": self.opts.cost_move, "line_of_fire": self.opts.cost_line_of_fire,
-                "cover": self.opts.cost_cover, "run": self.opts.cost_run}[action]
-        return base * self.multiplier(f, action)
+        return self._base_cost[action] * self.multiplier(f, action)
 
     # -- protocol ----------------------------------------------------------------------------
     def pending(self) -> Decision | None:
@@ -217,22 +232,26 @@ class FantasyState:
         snap = snapshot(self)
         memo = self._pending_memo
         if snap is not None and memo is not None and memo[0] == snap:
+            self._asked = memo[1]
             return memo[1]
         f = self.fighters[self.current]
         decision = Decision(f.id, "action", f"第{self.round}ラウンド {f.name} の手番 (残りアクション {f.actions})",
                             tuple(options_for(self, f)))
         self._pending_memo = None if snap is None else (snap, decision)
+        self._asked = decision
         return decision
 
     def apply(self, action: str, dice: DiceSource) -> list[Event]:
+        asked, self._asked = self._asked, None
         self._so_far = []
-        events = self._apply(action, dice)
+        events = self._apply(action, dice, asked)
         self._so_far = []
+        self._asked = None  # a pending() asked while the action waited for typed dice saw it half done
         if self.gm_events:  # start effects, the GM's overruled results: before the lines they changed
             events, self.gm_events = [*self.gm_events, *events], []
         return events
 
-    def _apply(self, action: str, dice: DiceSource) -> list[Event]:
+    def _apply(self, action: str, dice: DiceSource, asked: Decision | None) -> list[Event]:
         if self.over:
             raise RuleViolation("ENGINE", "", "the battle is over")
         if not self.started:
@@ -241,10 +260,13 @@ class FantasyState:
             return turns.begin(self, dice)
         if self.placing:
             return self._place(action, dice)
-        decision = self.pending()
-        assert decision is not None
-        if decision.option(action) is None:
-            raise self.explain_illegal(action)
+        decision = asked
+        if decision is None or decision.option(action) is None:
+            decision = self.pending()
+            self._asked = None
+            assert decision is not None
+            if decision.option(action) is None:
+                raise self.explain_illegal(action)
         events = perform(self, self.fighters[decision.actor], action, dice)
         self.show(events)
         events.extend(turns.after_action(self, dice))
@@ -252,6 +274,7 @@ class FantasyState:
 
     def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
         """A GM ruling (issue #8 §2; the ops are fantasy/rulings.py's); refused → InputError."""
+        self._asked = None
         return rulings.apply_ruling(self, ruling, dice)
 
     def _place_choices(self, f: Fighter) -> list[tuple[str, str, str, str, bool]]:

@@ -60,7 +60,7 @@ def start_round(st: FantasyState, dice: DiceSource) -> list[Event]:
                             "invented) に達した: 引き分け", {"round": st.round}))
         return events
     st.round += 1
-    events.append(Event("round", "F-H07", f"第{st.round}ラウンド開始", {"round": st.round}))
+    events.append(Event.lazy("round", "F-H07", "第{}ラウンド開始".format, (st.round,), {"round": st.round}))
     rolls: list[tuple[int, int, int, str]] = []
     for i, f in enumerate(st.fighters.values()):
         if f.out:
@@ -79,10 +79,14 @@ def start_round(st: FantasyState, dice: DiceSource) -> list[Event]:
         events.append(Event.lazy("initiative", "F-H07", _initiative_text, (f.name, c),
                                  {"id": f.id, "initiative": c.total}))
     st.order = [fid for *_k, fid in sorted(rolls)]
-    names = " → ".join(st.fighters[x].name for x in st.order)
-    events.append(Event("order", "F-H07", f"行動順: {names}", {"order": list(st.order)}))
+    names = tuple(st.fighters[x].name for x in st.order)
+    events.append(Event.lazy("order", "F-H07", _order_text, (names,), {"order": list(st.order)}))
     events.extend(_next_turn(st, dice))
     return events
+
+
+def _order_text(names: tuple[str, ...]) -> str:
+    return f"行動順: {' → '.join(names)}"
 
 
 def _initiative_text(name: str, c: Check) -> str:
@@ -124,7 +128,7 @@ def _turn_start(st: FantasyState, f: Fighter, dice: DiceSource) -> list[Event]:
     f.acted = True
     if f.has("cover"):
         f.remove("cover")
-        events.append(Event("cover_end", "F-H08", f"{f.name} の遮蔽が終わる", {"id": f.id}))
+        events.append(Event.lazy("cover_end", "F-H08", "{} の遮蔽が終わる".format, (f.name,), {"id": f.id}))
     if st.breathless(f) and f.breathless_rounds > f.spec.body:
         (v,) = dice.roll(st.opts.die_sides, 1, f"{f.name} 溺れ 疲労1D", roller=f.id)
         f.fatigue += v
@@ -176,12 +180,16 @@ def after_action(st: FantasyState, dice: DiceSource) -> list[Event]:
 def _check_end(st: FantasyState, events: list[Event]) -> bool:
     if st.over:
         return True
-    sides = {f.side for f in st.fighters.values() if not f.out}
-    if len(sides) <= 1:
-        st.over = True
-        st.current = None
-        st.winner = next(iter(sides)) if sides else None
-        txt = f"戦闘終了: 勝者 {st.winner}" if st.winner else "戦闘終了: 全員戦闘不能 (引き分け)"
-        events.append(Event("end", "F-H07", txt, {"winner": st.winner, "round": st.round}))
-        return True
-    return False
+    first: str | None = None
+    for f in st.fighters.values():  # two sides still standing: the battle goes on (one pass, issue #12)
+        if not (f.down or f.fallen):
+            if first is None:
+                first = f.side
+            elif f.side != first:
+                return False
+    st.over = True  # one side left (or nobody)
+    st.current = None
+    st.winner = first
+    txt = f"戦闘終了: 勝者 {st.winner}" if st.winner else "戦闘終了: 全員戦闘不能 (引き分け)"
+    events.append(Event("end", "F-H07", txt, {"winner": st.winner, "round": st.round}))
+    return True

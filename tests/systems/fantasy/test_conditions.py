@@ -7,7 +7,7 @@ import pytest
 
 from ikusa.dice.source import RandomSource, ScriptedSource
 from ikusa.engine.errors import RuleViolation
-from ikusa.systems.fantasy.actions import hit_roll, st_check
+from ikusa.systems.fantasy.actions import hit_roll, hit_text, st_check
 from ikusa.systems.fantasy.conditions import Cond, builtin_conditions, effective
 from ikusa.systems.fantasy.state import FantasyState
 from tests.systems.fantasy.helpers import BOW, SWORD, ch, make, start
@@ -31,8 +31,8 @@ def test_t08_paralysis_always_hit_unless_auto_fail() -> None:
     """F-T08/F-R10: an attack that would miss hits a paralysed target (no evasion roll); (1,1) misses."""
     st = duel(b_kw={"conditions": [{"id": "麻痺"}], "values": {"evasion": 30}})
     a, b = st.fighters["a"], st.fighters["b"]
-    hit, text, data = hit_roll(st, a, b, ("attack.melee",), 0, True, ScriptedSource([1, 2]))
-    assert hit and "evade" not in data and "麻痺" in text
+    hit, parts, data = hit_roll(st, a, b, ("attack.melee",), 0, True, ScriptedSource([1, 2]))
+    assert hit and "evade" not in data and "麻痺" in hit_text(parts)
     hit, _t, _d = hit_roll(st, a, b, ("attack.melee",), 0, True, ScriptedSource([1, 1]))
     assert not hit
 
@@ -235,9 +235,9 @@ def test_custom_condition_in_encounter() -> None:
     st = duel(b_kw={"conditions": [{"id": "石化"}]}, conditions=[stone])
     assert mods(st, "b", "st.fort") == [("石化", 4)]
     assert st.formation.valid_count(("blue", "fore")) == 0
-    hit, text, _d = hit_roll(st, st.fighters["a"], st.fighters["b"], ("attack.melee",), 0, True,
-                             ScriptedSource([1, 2]))
-    assert hit and "石化" in text
+    hit, parts, _d = hit_roll(st, st.fighters["a"], st.fighters["b"], ("attack.melee",), 0, True,
+                              ScriptedSource([1, 2]))
+    assert hit and "石化" in hit_text(parts)
     from ikusa.engine.errors import InputError
 
     with pytest.raises(InputError) as exc:

@@ -47,6 +47,9 @@ def _check_fighters(st: FantasyState) -> None:
             assert st.flag(f, name) == want
         for action in ACTIONS:
             assert st.multiplier(f, action) == max([d.action_multipliers.get(action, 1) for _c, d in pairs] + [1])
+        _pairs, app = st._applying(f)
+        if app is not None:  # the breath environments it keeps (F-R18) are the applying ones
+            assert list(app.breath) == [d for _c, d in pairs if d.breath]
 
 
 def _check_options(st: FantasyState) -> None:
@@ -106,3 +109,34 @@ def test_a_clone_shares_the_condition_book_and_fights_the_same_battle() -> None:
                 log.extend(e.text for e in s.apply(RandomPolicy().choose(s, d, r), dd))
             logs.append((log, s.summary()))
         assert logs[0] == logs[1]
+
+
+def test_kept_formation_memos_give_the_answers_of_fresh_ones() -> None:
+    """The members/engagement/pincer memos a reading scope takes over from the last one (the
+    fighters stand where they stood) answer as memos made afresh, at every step."""
+    kept = 0
+    for seed in range(16):
+        st = random_battle(seed)
+        rng = random.Random(seed)
+        dice = RandomSource(seed)
+        pol = GreedyPolicy() if seed % 2 else RandomPolicy()
+        n = 0
+        while (d := st.pending()) is not None and n < 150:
+            if st.current is not None and not st.placing:
+                f = st.fighters[st.current]
+                form = st.formation
+                carried = form.kept
+                with st.reading():
+                    kept += form.kept is carried and carried is not None
+                    got = [(c.key, c.label, c.cost, c.odds, c.data, str(c.why_not)) for c in candidates(st, f)]
+                    units = {u: (form.pincered(u), [m.id for m in form.unit_members(u)],
+                                 [(fr, form.engaged_with((u, fr))) for fr in ("fore", "rear")]) for u in form.units()}
+                form.kept = None
+                with st.reading():
+                    assert got == [(c.key, c.label, c.cost, c.odds, c.data, str(c.why_not)) for c in candidates(st, f)]
+                    assert units == {u: (form.pincered(u), [m.id for m in form.unit_members(u)],
+                                         [(fr, form.engaged_with((u, fr))) for fr in ("fore", "rear")])
+                                     for u in form.units()}
+            st.apply(pol.choose(st, d, rng), dice)
+            n += 1
+    assert kept > 100  # the memos really are carried over
