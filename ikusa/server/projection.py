@@ -17,7 +17,7 @@ from typing import Any
 
 from ikusa.engine.dice_request import DiceRequest
 from ikusa.server.redact import redact
-from ikusa.server.table import TableState
+from ikusa.server.table import LogItem, TableState
 
 SECRET_TEXT = "（シークレットダイス）"
 
@@ -106,15 +106,7 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
             uv["hidden"] = uid in state.hidden
         uv["mine"] = mine
         units.append(uv)
-    npcs = {u: n for u, n in state.names.items() if state.control_of(u).kind != "player"}
-    npc_names = tuple(sorted({n for n in npcs.values() if n}, key=len, reverse=True))
-    log = [
-        {"seq": item.seq, "kind": item.kind,
-         "text": item.text if gm else redact(item.text, item.subject in npcs, npc_names),
-         "rule": item.rule, "author": item.author}
-        for item in state.log()
-        if gm or (not item.gm_only and not (item.mentions & state.hidden))
-    ]
+    log = log_rows(state, gm)
     chat = []
     for line in state.chat:
         show = gm or line.author == principal.who or not line.secret or line.revealed
@@ -143,6 +135,52 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
         view["can_undo"] = state.undoable()
         view["can_redo"] = bool(state.combat.redo_stack)
     return view
+
+
+def _log_context(state: TableState) -> tuple[dict[str, str], tuple[str, ...], frozenset[str], object]:
+    """What a player's or spectator's log line depends on besides the line: the NPCs (whose
+    numbers are redacted), their names longest first, the hidden units; and a token that stays
+    the same object while these do (a line projected under it is still right)."""
+    npcs = {u: n for u, n in state.names.items() if state.control_of(u).kind != "player"}
+    npc_names = tuple(sorted({n for n in npcs.values() if n}, key=len, reverse=True))
+    key = (tuple(sorted(npcs.items())), npc_names, frozenset(state.hidden))
+    kept = state.log_context
+    if kept is None or kept[0] != key:
+        kept = state.log_context = (key, object())
+    return npcs, npc_names, key[2], kept[1]
+
+
+def log_rows(state: TableState, gm: bool) -> list[dict[str, Any]]:
+    """The log as the GM (``gm``) or a player or spectator may read it (the same for every player
+    and spectator: no line depends on who reads it), once per version.  Each line's row is kept on
+    the line (:class:`~ikusa.server.table.LogItem`), so a new version projects its new lines only;
+    rows are shared between views: never change one."""
+    if gm:
+        return state.memo("log:gm", lambda: [_gm_row(item) for item in state.log()])
+    return state.memo("log:public", lambda: _public_rows(state))
+
+
+def _gm_row(item: LogItem) -> dict[str, Any]:
+    row = item.gm_row
+    if row is None:
+        row = item.gm_row = {"seq": item.seq, "kind": item.kind, "text": item.text, "rule": item.rule,
+                             "author": item.author}
+    return row
+
+
+def _public_rows(state: TableState) -> list[dict[str, Any]]:
+    npcs, npc_names, hidden, ctx = _log_context(state)
+    out: list[dict[str, Any]] = []
+    for item in state.log():
+        kept = item.public_row
+        if kept is None or kept[0] is not ctx:
+            row = None if item.gm_only or (item.mentions & hidden) else {
+                "seq": item.seq, "kind": item.kind, "text": redact(item.text, item.subject in npcs, npc_names),
+                "rule": item.rule, "author": item.author}
+            kept = item.public_row = (ctx, row)
+        if kept[1] is not None:
+            out.append(kept[1])
+    return out
 
 
 def _typed_so_far(state: TableState) -> list[dict[str, Any]]:

@@ -57,6 +57,11 @@ class LogItem:
     mentions: frozenset[str] = frozenset()
     #: the unit the line is about (its ``unit``/``who``/``id``), whose numbers it may carry
     subject: str = ""
+    #: the projection's rows of this line, kept on it so that a new version projects only its new
+    #: lines: the GM's, and a player's or spectator's with the context it was made in (see
+    #: :func:`ikusa.server.projection.log_rows`)
+    gm_row: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    public_row: tuple[object, dict[str, Any] | None] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)
@@ -68,14 +73,6 @@ class ChatLine:
     result: dict[str, Any] | None
     secret: bool
     revealed: bool = False
-
-
-@dataclass(slots=True)
-class _Typed:
-    seq: int
-    text: str
-    by: str
-    mentions: frozenset[str] = field(default_factory=frozenset)
 
 
 class TableState:
@@ -97,11 +94,13 @@ class TableState:
         self.names = {u: n for u, n, _ in self.combat.roster()}
         self.hidden: set[str] = set(self.setup.hidden)
         self.chat: list[ChatLine] = []
-        self.typed: list[_Typed] = []
+        self.typed: list[LogItem] = []  # the typed dice lines
         self.event_items: list[LogItem] = []  # per combat event, its log line (seq, author)
         self.extra_log: list[LogItem] = []  # reveal/hide lines
         self._log_cache: tuple[int, list[LogItem]] | None = None
         self._memo: tuple[int, dict[str, Any]] = (-1, {})
+        #: the projection's redaction context, kept while it stays the same (see ``log_rows``)
+        self.log_context: tuple[Any, object] | None = None
         self._mark_events(0, "")
 
     # -- replay -----------------------------------------------------------------------------------
@@ -186,7 +185,7 @@ class TableState:
 
     def _typed(self, seq: int, req: DiceRequest, values: str, by: str) -> None:
         named = frozenset(u for u, n in self.names.items() if u in req.purpose or (n and n in req.purpose))
-        self.typed.append(_Typed(seq, f"{req.purpose}: {values}", by, named | {req.roller}))
+        self.typed.append(LogItem(seq, "dice", f"{req.purpose}: {values}", "", by, mentions=named | {req.roller}))
 
     def _visibility(self, seq: int, author: str, r: dict[str, Any]) -> None:
         uid = str(r["unit"])
@@ -252,7 +251,7 @@ class TableState:
             it = _item(ev, self.version, "", self.names)
             it.kind = "partial"
             items.append(it)
-        items += [LogItem(t.seq, "dice", t.text, "", t.by, mentions=t.mentions) for t in self.typed]
+        items += self.typed
         items += self.extra_log
         items.sort(key=lambda i: i.seq)
         self._log_cache = (self.version, items)
