@@ -29,7 +29,7 @@ from ikusa.server.projection import Principal
 from ikusa.server.table import TableState
 
 #: seconds a link found valid is trusted without asking the database again
-LINK_TTL = 2.0
+LINK_TTL = 10.0
 #: links kept at most (the lookups of a busy server; forged tokens are never kept)
 LINKS_KEPT = 10_000
 

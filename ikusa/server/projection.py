@@ -156,7 +156,8 @@ def log_rows(state: TableState, gm: bool) -> list[dict[str, Any]]:
     the line (:class:`~ikusa.server.table.LogItem`), so a new version projects its new lines only;
     rows are shared between views: never change one."""
     if gm:
-        return state.memo("log:gm", lambda: [_gm_row(item) for item in state.log()])
+        return state.memo("log:gm", lambda: [row if (row := item.gm_row) is not None else _gm_row(item)
+                                             for item in state.log()])
     return state.memo("log:public", lambda: _public_rows(state))
 
 
@@ -170,17 +171,16 @@ def _gm_row(item: LogItem) -> dict[str, Any]:
 
 def _public_rows(state: TableState) -> list[dict[str, Any]]:
     npcs, npc_names, hidden, ctx = _log_context(state)
-    out: list[dict[str, Any]] = []
-    for item in state.log():
-        kept = item.public_row
-        if kept is None or kept[0] is not ctx:
-            row = None if item.gm_only or (item.mentions & hidden) else {
-                "seq": item.seq, "kind": item.kind, "text": redact(item.text, item.subject in npcs, npc_names),
-                "rule": item.rule, "author": item.author}
-            kept = item.public_row = (ctx, row)
-        if kept[1] is not None:
-            out.append(kept[1])
-    return out
+
+    def made(item: LogItem) -> tuple[object, dict[str, Any] | None]:
+        row = None if item.gm_only or (item.mentions & hidden) else {
+            "seq": item.seq, "kind": item.kind, "text": redact(item.text, item.subject in npcs, npc_names),
+            "rule": item.rule, "author": item.author}
+        item.public_row = (ctx, row)
+        return item.public_row
+
+    kept = [k if (k := item.public_row) is not None and k[0] is ctx else made(item) for item in state.log()]
+    return [row for _, row in kept if row is not None]
 
 
 def _typed_so_far(state: TableState) -> list[dict[str, Any]]:
