@@ -77,7 +77,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, text, update
+from sqlalchemy import JSON, bindparam, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
@@ -114,7 +114,14 @@ _TABLE = select(_TABLES.c.setup, _TABLES.c.seed).where(_TABLES.c.id == bindparam
 _NEWER = (select(_ENTRIES.c.seq, _ENTRIES.c.kind, _ENTRIES.c.author, _ENTRIES.c.payload)
           .where(_ENTRIES.c.table_id == bindparam("b_id"), _ENTRIES.c.seq > bindparam("b_seq"))
           .order_by(_ENTRIES.c.seq))
-_NOTIFY = text("SELECT pg_notify(:c, :p)")
+#: PostgreSQL's write: data-modifying WITH parts run to completion in the one statement, and the
+#: entries and the NOTIFY follow the compare-and-set only when it found the version (a row back)
+_WRITE_PG = text(
+    "WITH bump AS (UPDATE tables SET version = :b_new WHERE id = :b_id AND version = :b_seen RETURNING id), "
+    "added AS (INSERT INTO entries (table_id, seq, kind, author, payload) "
+    "SELECT bump.id, r.seq, r.kind, r.author, r.payload FROM bump, "
+    "json_to_recordset(CAST(:rows AS json)) AS r(seq integer, kind text, author text, payload json) RETURNING 1) "
+    "SELECT pg_notify(:c, :p) FROM bump").bindparams(bindparam("rows", type_=JSON))
 
 
 @dataclass(slots=True)
@@ -448,14 +455,26 @@ class TableService(LinkService):
 
     def _commit(self, table_id: str, start: int, rows: list[Row]) -> None:
         new = rows[-1][0]
+        if self.postgres:
+            self._commit_pg(table_id, start, new, rows)
+            return
         with self._writing(), self.engine.begin() as conn:  # one short transaction: compare-and-set, entries
             res = conn.execute(_BUMP, {"b_id": table_id, "b_seen": start, "b_new": new})
             if res.rowcount != 1:
                 raise Conflict("the table changed (another writer was first)")
             self._insert(conn, table_id, rows)
-            if self.postgres:
-                conn.execute(_NOTIFY, {"c": CHANNEL, "p": entries_payload(
-                    table_id, new, start, [(seq, kind, author[:120], payload) for seq, kind, author, payload in rows])})
+
+    def _commit_pg(self, table_id: str, start: int, new: int, rows: list[Row]) -> None:
+        """PostgreSQL: the compare-and-set, the entries and the NOTIFY as one statement, which is
+        its own transaction (one round trip instead of five: the database's CPU is the server's)."""
+        clean = [(seq, kind, author[:120], payload) for seq, kind, author, payload in rows]
+        params = {"b_id": table_id, "b_seen": start, "b_new": new, "c": CHANNEL,
+                  "p": entries_payload(table_id, new, start, clean),
+                  "rows": [{"seq": seq, "kind": kind, "author": author, "payload": payload}
+                           for seq, kind, author, payload in clean]}
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            if conn.execute(_WRITE_PG, params).first() is None:  # nothing written, nothing sent
+                raise Conflict("the table changed (another writer was first)")
 
     @staticmethod
     def _insert(conn: Connection | Session, table_id: str, rows: list[Row]) -> None:
