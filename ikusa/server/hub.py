@@ -91,7 +91,14 @@ class Hub:
     def publish(self, table_id: str, version: int) -> None:
         with self._lock:
             subs = list(self._subs.get(table_id, ()))
+        try:
+            here: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # a worker thread
+            here = None
         for sub in subs:
+            if sub.loop is here:  # a write made on the event loop itself: no wake-up through its pipe
+                sub._offer(version)
+                continue
             with suppress(RuntimeError):  # its loop has closed
                 sub.loop.call_soon_threadsafe(sub._offer, version)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ikusa.engine.dice_request import DiceRequest
@@ -153,12 +154,32 @@ def _log_context(state: TableState) -> tuple[dict[str, str], tuple[str, ...], fr
 def log_rows(state: TableState, gm: bool) -> list[dict[str, Any]]:
     """The log as the GM (``gm``) or a player or spectator may read it (the same for every player
     and spectator: no line depends on who reads it), once per version.  Each line's row is kept on
-    the line (:class:`~ikusa.server.table.LogItem`), so a new version projects its new lines only;
+    the line (:class:`~ikusa.server.table.LogItem`), and a version that only added lines to the
+    log (:attr:`TableState.log_epoch` unchanged) extends the last version's rows with theirs;
     rows are shared between views: never change one."""
+    return state.memo("log:gm" if gm else "log:public", lambda: _rows(state, gm))
+
+
+def _rows(state: TableState, gm: bool) -> list[dict[str, Any]]:
+    items = state.log()
+    key = "gm" if gm else "public"
     if gm:
-        return state.memo("log:gm", lambda: [row if (row := item.gm_row) is not None else _gm_row(item)
-                                             for item in state.log()])
-    return state.memo("log:public", lambda: _public_rows(state))
+        ctx: object = None
+        make: Callable[[list[LogItem]], list[dict[str, Any]]] = _gm_rows
+    else:
+        npcs, npc_names, hidden, ctx = _log_context(state)
+        make = partial(_public_rows, npcs, npc_names, hidden, ctx)
+    kept = state.log_rows_kept.get(key)
+    if kept is not None and kept[0] == state.log_epoch and kept[2] is ctx and kept[1] <= len(items):
+        rows = kept[3] + make(items[kept[1]:])
+    else:
+        rows = make(items)
+    state.log_rows_kept[key] = (state.log_epoch, len(items), ctx, rows)
+    return rows
+
+
+def _gm_rows(items: list[LogItem]) -> list[dict[str, Any]]:
+    return [row if (row := item.gm_row) is not None else _gm_row(item) for item in items]
 
 
 def _gm_row(item: LogItem) -> dict[str, Any]:
@@ -169,9 +190,8 @@ def _gm_row(item: LogItem) -> dict[str, Any]:
     return row
 
 
-def _public_rows(state: TableState) -> list[dict[str, Any]]:
-    npcs, npc_names, hidden, ctx = _log_context(state)
-
+def _public_rows(npcs: dict[str, str], npc_names: tuple[str, ...], hidden: frozenset[str], ctx: object,
+                 items: list[LogItem]) -> list[dict[str, Any]]:
     def made(item: LogItem) -> tuple[object, dict[str, Any] | None]:
         row = None if item.gm_only or (item.mentions & hidden) else {
             "seq": item.seq, "kind": item.kind, "text": redact(item.text, item.subject in npcs, npc_names),
@@ -179,7 +199,7 @@ def _public_rows(state: TableState) -> list[dict[str, Any]]:
         item.public_row = (ctx, row)
         return item.public_row
 
-    kept = [k if (k := item.public_row) is not None and k[0] is ctx else made(item) for item in state.log()]
+    kept = [k if (k := item.public_row) is not None and k[0] is ctx else made(item) for item in items]
     return [row for _, row in kept if row is not None]
 
 

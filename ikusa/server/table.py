@@ -98,6 +98,14 @@ class TableState:
         self.event_items: list[LogItem] = []  # per combat event, its log line (seq, author)
         self.extra_log: list[LogItem] = []  # reveal/hide lines
         self._log_cache: tuple[int, list[LogItem]] | None = None
+        #: how many events, typed and extra lines the kept log holds; whether events were taken
+        #: back (undo) or a partial action shown since: then the log is rebuilt, not extended
+        self._log_marks = (0, 0, 0, False)
+        self._events_cut = False
+        #: bumped whenever the log is rebuilt rather than extended (``ikusa.server.projection``
+        #: extends its rows while it stays the same)
+        self.log_epoch = 0
+        self.log_rows_kept: dict[str, tuple[int, int, object, list[dict[str, Any]]]] = {}
         self._memo: tuple[int, dict[str, Any]] = (-1, {})
         #: the projection's redaction context, kept while it stays the same (see ``log_rows``)
         self.log_context: tuple[Any, object] | None = None
@@ -126,6 +134,7 @@ class TableState:
         n = len(events)
         if n < len(self.event_items):  # an undo took events back
             del self.event_items[n:]
+            self._events_cut = True
         self.event_items.extend(_item(ev, seq, author, self.names) for ev in events[len(self.event_items):])
 
     def _apply(self, seq: int, kind: str, author: str, p: dict[str, Any]) -> None:
@@ -242,21 +251,36 @@ class TableState:
 
     def log(self) -> list[LogItem]:
         """The log in order: the combat's events (as undo left them), typed dice, visibility lines
-        (built once per version)."""
+        (built once per version; a version that only added lines extends the last one)."""
         cached = self._log_cache
         if cached is not None and cached[0] == self.version:
             return cached[1]
-        items = list(self.event_items)
-        for ev in self.combat.partial_events:
-            it = _item(ev, self.version, "", self.names)
-            it.kind = "partial"
-            items.append(it)
-        items += self.typed
-        items += self.extra_log
-        items.sort(key=lambda i: i.seq)
+        events, typed, extra, had_partial = self._log_marks
+        partial = self.combat.partial_events
+        items: list[LogItem] | None = None
+        if cached is not None and not self._events_cut and not had_partial and not partial:
+            new = self.event_items[events:] + self.typed[typed:] + self.extra_log[extra:]
+            new.sort(key=_seq)
+            if not new or not cached[1] or new[0].seq > cached[1][-1].seq:  # all after the kept ones
+                items = cached[1] + new
+        if items is None:
+            items = list(self.event_items)
+            for ev in partial:
+                it = _item(ev, self.version, "", self.names)
+                it.kind = "partial"
+                items.append(it)
+            items += self.typed
+            items += self.extra_log
+            items.sort(key=_seq)
+            self.log_epoch += 1
+        self._log_marks = (len(self.event_items), len(self.typed), len(self.extra_log), bool(partial))
+        self._events_cut = False
         self._log_cache = (self.version, items)
         return items
 
+
+def _seq(item: LogItem) -> int:
+    return item.seq
 
 def _item(ev: Event, seq: int, author: str, names: dict[str, str]) -> LogItem:
     values = {v for v in ev.data.values() if isinstance(v, str)}
