@@ -1,6 +1,7 @@
 """The web table under load: N tables × C SSE clients on loopback, each table acting in a loop.
 
-Run: ``python -m bench.bench_serve [--tables 20] [--clients 6] [--seconds 20] [--db URL] [--processes P]``.
+Run: ``python -m bench.bench_serve [--tables 20] [--clients 6] [--seconds 20] [--db URL] [--processes P]
+[--against COMMIT --rounds R]``.
 
 Starts ``P`` real ``ikusa serve`` processes (``P`` > 1 needs PostgreSQL: they fan out by
 LISTEN/NOTIFY), opens ``N`` tables (examples/maai/squad_battle.yaml, every unit the GM's,
@@ -9,6 +10,9 @@ processes, and lets each table's GM post the next decision as soon as the last o
 all of its clients.  A finished battle is replaced by a fresh table.  Prints p50/p95/p99 of
 the time from sending the POST until every client of the table has the new version, and
 decisions/s.  Anchor, same run: the round trip of ``GET /healthz`` on the same servers.
+``--against COMMIT`` runs the servers of that commit too (its source tree from ``git archive``,
+``bench/baseline.py``), alternating with this tree round by round, and prints the medians: on a
+shared machine only figures from the same run compare.
 Target on a 2-core machine: 20 tables × 6 clients at p95 ≤ 150 ms.
 """
 
@@ -214,6 +218,49 @@ async def _run(servers: list[Server], tables: int, clients: int, seconds: float)
     return {"anchor": anchor, "latencies": latencies, "elapsed": elapsed, "errors": errors, "cpu": cpu}
 
 
+def _measure(db: str, processes: int, tables: int, clients: int, seconds: float,
+             tree: Path | None = None) -> dict[str, Any]:
+    """One run on fresh server processes; ``tree``: the servers run that source tree's ikusa."""
+    saved = os.environ.get("PYTHONPATH")
+    if tree is not None:
+        os.environ["PYTHONPATH"] = str(tree)
+    try:
+        servers = [Server(db).start(60) for _ in range(processes)]
+    finally:
+        if tree is not None:
+            if saved is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = saved
+    try:
+        res = asyncio.run(_run(servers, tables, clients, seconds))
+    finally:
+        for s in servers:
+            s.stop()
+    res["load"] = Path("/proc/loadavg").read_text().split()[0]
+    return res
+
+
+def _report(label: str, res: dict[str, Any], backend: str, args: argparse.Namespace) -> list[float] | None:
+    lat = res["latencies"]
+    print(f"bench_serve: {label}{backend}, {args.processes} process(es), {args.tables} tables × {args.clients} SSE "
+          f"clients, {res['elapsed']:.1f} s, load average {res['load']} (2 cores)")
+    print(f"  anchor GET /healthz round trip p50 {res['anchor'] * 1000:7.1f} ms")
+    if res["errors"]:
+        print(f"  errors: {len(res['errors'])}, first: {res['errors'][0]}")
+    if not lat:
+        return None
+    p50, p95, p99 = (_quantile(lat, q) * 1000 for q in (0.5, 0.95, 0.99))
+    print(f"  POST → all clients     p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   p99 {p99:7.1f} ms"
+          f"   ({len(lat)} decisions)")
+    print(f"  decisions/s            {len(lat) / res['elapsed']:7.1f}   (target: p95 ≤ 150 ms at 20 × 6)")
+    servers_cpu = sum(res["cpu"][:-1])
+    per = servers_cpu / len(lat) * 1000
+    print(f"  CPU   servers {servers_cpu:5.1f} s ({per:.1f} ms a decision"
+          f", {', '.join(f'{c:.1f}' for c in res['cpu'][:-1])} s each), this client {res['cpu'][-1]:5.1f} s")
+    return [p50, p95, p99, len(lat) / res["elapsed"], per]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=20)
@@ -221,34 +268,37 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--db", default="", help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--processes", type=int, default=1)
+    ap.add_argument("--against", default="", metavar="COMMIT",
+                    help="also run the servers of COMMIT (git archive, bench/baseline.py), interleaved round by round")
+    ap.add_argument("--rounds", type=int, default=1, help="runs of each side (with --against: ours, then theirs)")
     args = ap.parse_args()
     tmp = tempfile.TemporaryDirectory()
     db = args.db or f"sqlite:///{Path(tmp.name) / 'bench.db'}"
     if args.processes > 1 and db.startswith("sqlite"):
         ap.error("several processes need PostgreSQL (--db postgresql+psycopg://…)")
-    servers = [Server(db).start(60) for _ in range(args.processes)]
-    try:
-        res = asyncio.run(_run(servers, args.tables, args.clients, args.seconds))
-    finally:
-        for s in servers:
-            s.stop()
-        tmp.cleanup()
-    lat = res["latencies"]
+    sides: list[tuple[str, Path | None]] = [("", None)]
+    if args.against:
+        from bench.baseline import checkout
+
+        sides.append((f"{args.against} ", checkout(args.against)))
     backend = db.split(":", 1)[0]
-    load = Path("/proc/loadavg").read_text().split()[0]
-    print(f"bench_serve: {backend}, {args.processes} process(es), {args.tables} tables × {args.clients} SSE clients, "
-          f"{res['elapsed']:.1f} s, load average {load} (2 cores)")
-    print(f"  anchor GET /healthz round trip p50 {res['anchor'] * 1000:7.1f} ms")
-    if lat:
-        p50, p95, p99 = (_quantile(lat, q) * 1000 for q in (0.5, 0.95, 0.99))
-        print(f"  POST → all clients     p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   p99 {p99:7.1f} ms"
-              f"   ({len(lat)} decisions)")
-        print(f"  decisions/s            {len(lat) / res['elapsed']:7.1f}   (target: p95 ≤ 150 ms at 20 × 6)")
-        servers_cpu = sum(res["cpu"][:-1])
-        print(f"  CPU   servers {servers_cpu:5.1f} s ({servers_cpu / len(lat) * 1000:.1f} ms a decision"
-              f", {', '.join(f'{c:.1f}' for c in res['cpu'][:-1])} s each), this client {res['cpu'][-1]:5.1f} s")
-    if res["errors"]:
-        print(f"  errors: {len(res['errors'])}, first: {res['errors'][0]}")
+    figures: dict[str, list[list[float]]] = {label: [] for label, _ in sides}
+    try:
+        for _ in range(args.rounds):
+            for label, tree in sides:
+                res = _measure(db, args.processes, args.tables, args.clients, args.seconds, tree)
+                got = _report(label or "this tree, ", res, backend, args)
+                if got is not None:
+                    figures[label].append(got)
+    finally:
+        tmp.cleanup()
+    if len(sides) > 1 or args.rounds > 1:
+        print("median of the rounds        p50      p95      p99  decisions/s  server ms a decision")
+        for label, rows in figures.items():
+            if rows:
+                med = [statistics.median(col) for col in zip(*rows, strict=True)]
+                print(f"  {label or 'this tree':14s} {med[0]:8.1f} {med[1]:8.1f} {med[2]:8.1f} {med[3]:10.1f}"
+                      f" {med[4]:10.1f}")
 
 
 if __name__ == "__main__":

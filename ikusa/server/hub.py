@@ -5,10 +5,12 @@ committed; every subscriber of that table (an SSE stream, in an asyncio loop) ge
 new version and renders its own role's view.  Publishing is thread-safe (the service runs
 in worker threads) and never blocks: a slow subscriber only keeps the newest version.
 
-With PostgreSQL the writer instead sends ``NOTIFY ikusa_tables, '<id> <version>'`` inside
-its transaction (delivered on commit), and :class:`PgListener`, one thread per process
-``LISTEN``\\ ing on its own connection, publishes what arrives into the local hub; so an
-action posted to one ``ikusa serve`` process reaches the SSE clients of every other one.
+With PostgreSQL the writer instead sends ``NOTIFY ikusa_tables, '<id> <version> <start>
+<entries>'`` inside its transaction (delivered on commit), and :class:`PgListener`, one thread
+per process ``LISTEN``\\ ing on its own connection, publishes what arrives into the local hub; so
+an action posted to one ``ikusa serve`` process reaches the SSE clients of every other one.  The
+entries (when they fit in a payload) let another process advance its kept state by them alone
+(:attr:`Hub.on_entries`), without reading the database.
 
 A revoked or rotated link ends its open streams: :meth:`Hub.close` (``table_id`` and the
 SHA-256 hashes of the revoked tokens) marks every subscription opened with one of them
@@ -20,11 +22,15 @@ every process end.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager, suppress
+from typing import Any
 
 CHANNEL = "ikusa_tables"
+#: bytes of a NOTIFY payload at most (PostgreSQL refuses 8000 and more)
+NOTIFY_LIMIT = 7900
 #: the word of a NOTIFY payload that closes streams: ``"<table_id> revoke <hash>,<hash>"``
 REVOKE = "revoke"
 
@@ -75,11 +81,24 @@ class Hub:
     def __init__(self) -> None:
         self._subs: dict[str, set[Subscription]] = {}
         self._lock = threading.Lock()
+        #: called by :meth:`close` with ``(table_id, token_hashes)`` before the streams are told
+        #: (the service forgets the links it had looked up)
+        self.on_close: list[Callable[[str, Collection[str]], None]] = []
+        #: called by :func:`deliver` with ``(table_id, start, rows)``: the entries another process
+        #: committed after version ``start``, before their version is published
+        self.on_entries: Callable[[str, int, list[tuple[Any, ...]]], None] | None = None
 
     def publish(self, table_id: str, version: int) -> None:
         with self._lock:
             subs = list(self._subs.get(table_id, ()))
+        try:
+            here: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # a worker thread
+            here = None
         for sub in subs:
+            if sub.loop is here:  # a write made on the event loop itself: no wake-up through its pipe
+                sub._offer(version)
+                continue
             with suppress(RuntimeError):  # its loop has closed
                 sub.loop.call_soon_threadsafe(sub._offer, version)
 
@@ -87,6 +106,8 @@ class Hub:
         """End the streams of ``table_id`` opened with one of ``token_hashes`` (revoked links);
         returns how many were told."""
         hashes = set(token_hashes)
+        for forget in self.on_close:
+            forget(table_id, hashes)
         with self._lock:
             subs = [s for s in self._subs.get(table_id, ()) if s.token_hash and s.token_hash in hashes]
         for sub in subs:
@@ -161,15 +182,31 @@ class PgListener:
         deliver(self.hub, payload)
 
 
+def entries_payload(table_id: str, version: int, start: int, rows: Sequence[Sequence[Any]]) -> str:
+    """The NOTIFY payload of a write that took ``table_id`` from ``start`` to ``version``:
+    ``"<id> <version> <start> <rows as JSON>"``, or ``"<id> <version>"`` when the entries do not
+    fit in PostgreSQL's limit (:data:`NOTIFY_LIMIT`; the other processes then read them)."""
+    text = f"{table_id} {version} {start} {json.dumps(rows, ensure_ascii=False, separators=(',', ':'))}"
+    return text if len(text.encode("utf-8")) <= NOTIFY_LIMIT else f"{table_id} {version}"
+
+
 def deliver(hub: Hub, payload: str) -> None:
-    """Publish one NOTIFY payload into ``hub``: ``"<id> <version>"`` or ``"<id> revoke <hashes>"``."""
+    """Publish one NOTIFY payload into ``hub``: ``"<id> <version>"``, ``"<id> <version> <start>
+    <rows>"`` (the entries go to :attr:`Hub.on_entries` first) or ``"<id> revoke <hashes>"``."""
     table_id, _, rest = payload.partition(" ")
-    word, _, hashes = rest.partition(" ")
+    word, _, tail = rest.partition(" ")
     if word == REVOKE:
-        hub.close(table_id, [h for h in hashes.split(",") if h])
+        hub.close(table_id, [h for h in tail.split(",") if h])
         return
-    with suppress(ValueError):
-        hub.publish(table_id, int(rest))
+    try:
+        version = int(word)
+    except ValueError:
+        return
+    if tail and hub.on_entries is not None:
+        start, _, rows = tail.partition(" ")
+        with suppress(ValueError):
+            hub.on_entries(table_id, int(start), [tuple(r) for r in json.loads(rows)])
+    hub.publish(table_id, version)
 
 
 def libpq_dsn(sqlalchemy_url: str) -> str:

@@ -13,11 +13,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ikusa.engine.dice_request import DiceRequest
 from ikusa.server.redact import redact
-from ikusa.server.table import TableState
+from ikusa.server.table import LogItem, TableState
 
 SECRET_TEXT = "（シークレットダイス）"
 
@@ -106,15 +107,7 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
             uv["hidden"] = uid in state.hidden
         uv["mine"] = mine
         units.append(uv)
-    npcs = {u: n for u, n in state.names.items() if state.control_of(u).kind != "player"}
-    npc_names = tuple(sorted({n for n in npcs.values() if n}, key=len, reverse=True))
-    log = [
-        {"seq": item.seq, "kind": item.kind,
-         "text": item.text if gm else redact(item.text, item.subject in npcs, npc_names),
-         "rule": item.rule, "author": item.author}
-        for item in state.log()
-        if gm or (not item.gm_only and not (item.mentions & state.hidden))
-    ]
+    log = log_rows(state, gm)
     chat = []
     for line in state.chat:
         show = gm or line.author == principal.who or not line.secret or line.revealed
@@ -143,6 +136,71 @@ def project(state: TableState, principal: Principal, table_id: str = "") -> dict
         view["can_undo"] = state.undoable()
         view["can_redo"] = bool(state.combat.redo_stack)
     return view
+
+
+def _log_context(state: TableState) -> tuple[dict[str, str], tuple[str, ...], frozenset[str], object]:
+    """What a player's or spectator's log line depends on besides the line: the NPCs (whose
+    numbers are redacted), their names longest first, the hidden units; and a token that stays
+    the same object while these do (a line projected under it is still right)."""
+    npcs = {u: n for u, n in state.names.items() if state.control_of(u).kind != "player"}
+    npc_names = tuple(sorted({n for n in npcs.values() if n}, key=len, reverse=True))
+    key = (tuple(sorted(npcs.items())), npc_names, frozenset(state.hidden))
+    kept = state.log_context
+    if kept is None or kept[0] != key:
+        kept = state.log_context = (key, object())
+    return npcs, npc_names, key[2], kept[1]
+
+
+def log_rows(state: TableState, gm: bool) -> list[dict[str, Any]]:
+    """The log as the GM (``gm``) or a player or spectator may read it (the same for every player
+    and spectator: no line depends on who reads it), once per version.  Each line's row is kept on
+    the line (:class:`~ikusa.server.table.LogItem`), and a version that only added lines to the
+    log (:attr:`TableState.log_epoch` unchanged) extends the last version's rows with theirs;
+    rows are shared between views: never change one."""
+    return state.memo("log:gm" if gm else "log:public", lambda: _rows(state, gm))
+
+
+def _rows(state: TableState, gm: bool) -> list[dict[str, Any]]:
+    items = state.log()
+    key = "gm" if gm else "public"
+    if gm:
+        ctx: object = None
+        make: Callable[[list[LogItem]], list[dict[str, Any]]] = _gm_rows
+    else:
+        npcs, npc_names, hidden, ctx = _log_context(state)
+        make = partial(_public_rows, npcs, npc_names, hidden, ctx)
+    kept = state.log_rows_kept.get(key)
+    if kept is not None and kept[0] == state.log_epoch and kept[2] is ctx and kept[1] <= len(items):
+        rows = kept[3] + make(items[kept[1]:])
+    else:
+        rows = make(items)
+    state.log_rows_kept[key] = (state.log_epoch, len(items), ctx, rows)
+    return rows
+
+
+def _gm_rows(items: list[LogItem]) -> list[dict[str, Any]]:
+    return [row if (row := item.gm_row) is not None else _gm_row(item) for item in items]
+
+
+def _gm_row(item: LogItem) -> dict[str, Any]:
+    row = item.gm_row
+    if row is None:
+        row = item.gm_row = {"seq": item.seq, "kind": item.kind, "text": item.text, "rule": item.rule,
+                             "author": item.author}
+    return row
+
+
+def _public_rows(npcs: dict[str, str], npc_names: tuple[str, ...], hidden: frozenset[str], ctx: object,
+                 items: list[LogItem]) -> list[dict[str, Any]]:
+    def made(item: LogItem) -> tuple[object, dict[str, Any] | None]:
+        row = None if item.gm_only or (item.mentions & hidden) else {
+            "seq": item.seq, "kind": item.kind, "text": redact(item.text, item.subject in npcs, npc_names),
+            "rule": item.rule, "author": item.author}
+        item.public_row = (ctx, row)
+        return item.public_row
+
+    kept = [k if (k := item.public_row) is not None and k[0] is ctx else made(item) for item in items]
+    return [row for _, row in kept if row is not None]
 
 
 def _typed_so_far(state: TableState) -> list[dict[str, Any]]:

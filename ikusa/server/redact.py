@@ -32,5 +32,11 @@ def redact(text: str, npc_subject: bool, npc_names: tuple[str, ...]) -> str:
         text = _LEFT.sub(_hide, _TRACK.sub(_hide, text))
     for name in npc_names:
         if name and name in text:
-            text = re.sub(re.escape(name) + r"(-?\d+)", name + "?", text)
+            text = _name_pair(name).sub(name + "?", text)
     return text
+
+
+@lru_cache(maxsize=1024)
+def _name_pair(name: str) -> re.Pattern[str]:
+    """``名前N``: a unit's name and the number right after it."""
+    return re.compile(re.escape(name) + r"(-?\d+)")

@@ -69,7 +69,6 @@ The JSON API's ``/api/tables/{id}/events`` uses it with ``render_json``.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
 import threading
@@ -78,7 +77,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, text, update
+from sqlalchemy import JSON, bindparam, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
@@ -88,9 +87,10 @@ from ikusa.engine.errors import IkusaError, InputError
 from ikusa.engine.rulings import parse_ruling, ruling_to_json
 from ikusa.engine.runner import policy_for
 from ikusa.server.cache import CachedView, SetupCache, ViewCache, trim_log
-from ikusa.server.db import Base, TokenRow, is_postgres
+from ikusa.server.db import Base, is_postgres
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
-from ikusa.server.hub import CHANNEL, Hub, revoke_payload
+from ikusa.server.hub import CHANNEL, Hub, entries_payload
+from ikusa.server.links import LinkService, hash_token
 from ikusa.server.projection import Principal, may_answer, owns, project
 from ikusa.server.setup import MAX_UPLOAD_BYTES, TableSetup, parse_text
 from ikusa.server.table import TableState
@@ -106,22 +106,22 @@ __all__ = ["Created", "TableService", "hash_token", "trim_log"]
 
 _TABLES = Base.metadata.tables["tables"]
 _ENTRIES = Base.metadata.tables["entries"]
-_TOKENS = Base.metadata.tables["tokens"]
 # built once: SQLAlchemy compiles each statement once and reuses it (a write is 2 statements)
 _BUMP = (update(_TABLES).where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.version == bindparam("b_seen"))
          .values(version=bindparam("b_new")))
 _INSERT_ENTRIES = insert(_ENTRIES)
-_INSERT_TOKENS = insert(_TOKENS)
 _TABLE = select(_TABLES.c.setup, _TABLES.c.seed).where(_TABLES.c.id == bindparam("b_id"))
 _NEWER = (select(_ENTRIES.c.seq, _ENTRIES.c.kind, _ENTRIES.c.author, _ENTRIES.c.payload)
           .where(_ENTRIES.c.table_id == bindparam("b_id"), _ENTRIES.c.seq > bindparam("b_seq"))
           .order_by(_ENTRIES.c.seq))
-_LINK = (select(_TOKENS.c.table_id, _TOKENS.c.role, _TOKENS.c.name, _TOKENS.c.revoked)
-         .where(_TOKENS.c.token_hash == bindparam("b_hash")))
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+#: PostgreSQL's write: data-modifying WITH parts run to completion in the one statement, and the
+#: entries and the NOTIFY follow the compare-and-set only when it found the version (a row back)
+_WRITE_PG = text(
+    "WITH bump AS (UPDATE tables SET version = :b_new WHERE id = :b_id AND version = :b_seen RETURNING id), "
+    "added AS (INSERT INTO entries (table_id, seq, kind, author, payload) "
+    "SELECT bump.id, r.seq, r.kind, r.author, r.payload FROM bump, "
+    "json_to_recordset(CAST(:rows AS json)) AS r(seq integer, kind text, author text, payload json) RETURNING 1) "
+    "SELECT pg_notify(:c, :p) FROM bump").bindparams(bindparam("rows", type_=JSON))
 
 
 @dataclass(slots=True)
@@ -135,7 +135,7 @@ def _user_error(exc: IkusaError) -> Unprocessable:
     return Unprocessable(str(exc))
 
 
-class TableService:
+class TableService(LinkService):
     """Tables on one database; a cache of replayed states per table in this process."""
 
     def __init__(self, engine: Engine, hub: Hub) -> None:
@@ -148,6 +148,8 @@ class TableService:
         self.views = ViewCache()
         self.setups = SetupCache()
         self._sqlite_writer = threading.Lock()
+        self._init_links()
+        hub.on_entries = self.advance
 
     def _writing(self) -> AbstractContextManager[Any]:
         """Around every write transaction.  SQLite has one writer at a time, and a writer that
@@ -155,79 +157,6 @@ class TableService:
         writers take turns here instead, each holding the file for one short transaction.
         PostgreSQL writes of different tables do not wait for each other."""
         return nullcontext() if self.postgres else self._sqlite_writer
-
-    # -- tokens ---------------------------------------------------------------------------------
-    def principal(self, token: str, table_id: str | None = None) -> Principal:
-        """The principal a token stands for; ``Forbidden`` if forged, revoked or another table's."""
-        if not token or len(token) > 200:
-            raise Forbidden("invalid link")
-        digest = hash_token(token)
-        with self.engine.connect() as conn:
-            row = conn.execute(_LINK, {"b_hash": digest}).first()
-        if row is None or row.revoked or (table_id is not None and row.table_id != table_id):
-            raise Forbidden("this link is not valid for this table (forged, revoked or another table's)")
-        return Principal(row.table_id, row.role, row.name, digest)
-
-    def link_active(self, principal: Principal) -> bool:
-        """Whether the link ``principal`` came from is still valid (not revoked since)."""
-        with self.engine.connect() as conn:
-            row = conn.execute(_LINK, {"b_hash": principal.token_hash}).first()
-        return row is not None and not row.revoked
-
-    def _new_token(self, s: Session | Connection, table_id: str, role: str, name: str = "") -> str:
-        token = secrets.token_urlsafe(32)
-        s.execute(_INSERT_TOKENS, [{"table_id": table_id, "role": role, "name": name, "token_hash": hash_token(token),
-                                    "revoked": False}])
-        return token
-
-    def rotate(self, principal: Principal, role: str, name: str = "") -> str:
-        """Revoke the link(s) of ``role``/``name`` and issue a new one (GM only)."""
-        self._require_gm(principal)
-        self._check_role(principal.table_id, role, name)
-        with self._writing(), Session(self.engine) as s, s.begin():
-            revoked = self._revoke(s, principal.table_id, role, name)
-            token = self._new_token(s, principal.table_id, role, name)
-        self._close_streams(principal.table_id, revoked)
-        return token
-
-    def revoke(self, principal: Principal, role: str, name: str = "") -> None:
-        """Revoke the link(s) of ``role``/``name`` (GM only); a later ``rotate`` issues a new one."""
-        self._require_gm(principal)
-        self._check_role(principal.table_id, role, name)
-        with self._writing(), Session(self.engine) as s, s.begin():
-            revoked = self._revoke(s, principal.table_id, role, name)
-        self._close_streams(principal.table_id, revoked)
-
-    def links(self, principal: Principal) -> list[dict[str, Any]]:
-        """The table's links (role, name, active) for the GM; tokens themselves are not stored."""
-        self._require_gm(principal)
-        with Session(self.engine) as s:
-            rows = s.scalars(select(TokenRow).where(TokenRow.table_id == principal.table_id)
-                             .order_by(TokenRow.id)).all()
-        return [{"role": r.role, "name": r.name, "active": not r.revoked} for r in rows]
-
-    def _check_role(self, table_id: str, role: str, name: str) -> None:
-        if role not in ("gm", "player", "spectator"):
-            raise Unprocessable(f"role must be gm, player or spectator, not {role!r}")
-        if role == "player" and name not in self._state(table_id).players():
-            raise Unprocessable(f"no player {name!r} at this table")
-
-    def _revoke(self, s: Session, table_id: str, role: str, name: str) -> list[str]:
-        """Revoke the active links of ``role``/``name``; their hashes (on PostgreSQL the NOTIFY
-        that ends their streams in every process goes with the transaction)."""
-        where = (TokenRow.table_id == table_id, TokenRow.role == role, TokenRow.name == name,
-                 TokenRow.revoked.is_(False))
-        hashes = list(s.scalars(select(TokenRow.token_hash).where(*where)))
-        if hashes:
-            s.execute(update(TokenRow).where(*where).values(revoked=True))
-            if self.postgres:
-                s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": revoke_payload(table_id, hashes)})
-        return hashes
-
-    def _close_streams(self, table_id: str, hashes: list[str]) -> None:
-        """End the open streams of revoked links (committed first; PostgreSQL: by NOTIFY)."""
-        if hashes and not self.postgres:
-            self.hub.close(table_id, hashes)
 
     # -- creating -------------------------------------------------------------------------------
     def preview(self, text_: str, fmt: str = "yaml") -> TableSetup:
@@ -492,12 +421,31 @@ class TableService:
             self.hub.publish(table_id, st.version)
         return view
 
-    def _project_for_streams(self, table_id: str, st: TableState, writer: Principal) -> None:
+    def _project_for_streams(self, table_id: str, st: TableState, writer: Principal | None) -> None:
         """The new version's view for every role and name with a stream open here: made once,
         now, while the state is at hand (the streams then find it kept)."""
         for role, name in self.hub.audiences(table_id):
-            if (role, name) != (writer.role, writer.name):
+            if writer is None or (role, name) != (writer.role, writer.name):
                 self.views.view(st, Principal(table_id, role, name))
+
+    def advance(self, table_id: str, start: int, rows: list[tuple[Any, ...]]) -> None:
+        """Entries another process committed after version ``start`` (its NOTIFY, PostgreSQL): a
+        kept state at ``start`` takes them, as a read of them would, and the views of this
+        process's streams are made; otherwise nothing (a stream syncs from the database).
+        Runs in the LISTEN thread, before the new version is published."""
+        st = self._states.get(table_id)
+        if st is None or st.version != start:  # not kept, or this process wrote them
+            return
+        with self._lock(table_id):
+            st = self._states.get(table_id)
+            if st is None or st.version != start:
+                return
+            try:
+                for seq, kind, author, payload in rows:
+                    st.append(int(seq), str(kind), str(author), dict(payload))
+                self._project_for_streams(table_id, st, None)
+            except Exception:  # never expected (the writer applied them): replay from the database
+                self._drop(table_id, st, start, force=True)
 
     def _drop(self, table_id: str, st: TableState, start: int, force: bool = False) -> None:
         if force or st.version != start:  # the cache holds entries that were not committed
@@ -507,13 +455,26 @@ class TableService:
 
     def _commit(self, table_id: str, start: int, rows: list[Row]) -> None:
         new = rows[-1][0]
+        if self.postgres:
+            self._commit_pg(table_id, start, new, rows)
+            return
         with self._writing(), self.engine.begin() as conn:  # one short transaction: compare-and-set, entries
             res = conn.execute(_BUMP, {"b_id": table_id, "b_seen": start, "b_new": new})
             if res.rowcount != 1:
                 raise Conflict("the table changed (another writer was first)")
             self._insert(conn, table_id, rows)
-            if self.postgres:
-                conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {new}"})
+
+    def _commit_pg(self, table_id: str, start: int, new: int, rows: list[Row]) -> None:
+        """PostgreSQL: the compare-and-set, the entries and the NOTIFY as one statement, which is
+        its own transaction (one round trip instead of five: the database's CPU is the server's)."""
+        clean = [(seq, kind, author[:120], payload) for seq, kind, author, payload in rows]
+        params = {"b_id": table_id, "b_seen": start, "b_new": new, "c": CHANNEL,
+                  "p": entries_payload(table_id, new, start, clean),
+                  "rows": [{"seq": seq, "kind": kind, "author": author, "payload": payload}
+                           for seq, kind, author, payload in clean]}
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            if conn.execute(_WRITE_PG, params).first() is None:  # nothing written, nothing sent
+                raise Conflict("the table changed (another writer was first)")
 
     @staticmethod
     def _insert(conn: Connection | Session, table_id: str, rows: list[Row]) -> None:
@@ -533,10 +494,6 @@ class TableService:
         return random.Random(f"{st.seed}:{st.version}:{salt}").randrange(2**62)
 
     # -- what each write does -------------------------------------------------------------------
-    def _require_gm(self, principal: Principal) -> None:
-        if not principal.is_gm:
-            raise Forbidden("only the GM may do this")
-
     def _decide(self, st: TableState, rows: list[Row], principal: Principal, action: str) -> None:
         req = st.request
         if req is not None:

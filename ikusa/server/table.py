@@ -57,6 +57,11 @@ class LogItem:
     mentions: frozenset[str] = frozenset()
     #: the unit the line is about (its ``unit``/``who``/``id``), whose numbers it may carry
     subject: str = ""
+    #: the projection's rows of this line, kept on it so that a new version projects only its new
+    #: lines: the GM's, and a player's or spectator's with the context it was made in (see
+    #: :func:`ikusa.server.projection.log_rows`)
+    gm_row: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    public_row: tuple[object, dict[str, Any] | None] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)
@@ -68,14 +73,6 @@ class ChatLine:
     result: dict[str, Any] | None
     secret: bool
     revealed: bool = False
-
-
-@dataclass(slots=True)
-class _Typed:
-    seq: int
-    text: str
-    by: str
-    mentions: frozenset[str] = field(default_factory=frozenset)
 
 
 class TableState:
@@ -97,11 +94,21 @@ class TableState:
         self.names = {u: n for u, n, _ in self.combat.roster()}
         self.hidden: set[str] = set(self.setup.hidden)
         self.chat: list[ChatLine] = []
-        self.typed: list[_Typed] = []
+        self.typed: list[LogItem] = []  # the typed dice lines
         self.event_items: list[LogItem] = []  # per combat event, its log line (seq, author)
         self.extra_log: list[LogItem] = []  # reveal/hide lines
         self._log_cache: tuple[int, list[LogItem]] | None = None
+        #: how many events, typed and extra lines the kept log holds; whether events were taken
+        #: back (undo) or a partial action shown since: then the log is rebuilt, not extended
+        self._log_marks = (0, 0, 0, False)
+        self._events_cut = False
+        #: bumped whenever the log is rebuilt rather than extended (``ikusa.server.projection``
+        #: extends its rows while it stays the same)
+        self.log_epoch = 0
+        self.log_rows_kept: dict[str, tuple[int, int, object, list[dict[str, Any]]]] = {}
         self._memo: tuple[int, dict[str, Any]] = (-1, {})
+        #: the projection's redaction context, kept while it stays the same (see ``log_rows``)
+        self.log_context: tuple[Any, object] | None = None
         self._mark_events(0, "")
 
     # -- replay -----------------------------------------------------------------------------------
@@ -127,6 +134,7 @@ class TableState:
         n = len(events)
         if n < len(self.event_items):  # an undo took events back
             del self.event_items[n:]
+            self._events_cut = True
         self.event_items.extend(_item(ev, seq, author, self.names) for ev in events[len(self.event_items):])
 
     def _apply(self, seq: int, kind: str, author: str, p: dict[str, Any]) -> None:
@@ -186,7 +194,7 @@ class TableState:
 
     def _typed(self, seq: int, req: DiceRequest, values: str, by: str) -> None:
         named = frozenset(u for u, n in self.names.items() if u in req.purpose or (n and n in req.purpose))
-        self.typed.append(_Typed(seq, f"{req.purpose}: {values}", by, named | {req.roller}))
+        self.typed.append(LogItem(seq, "dice", f"{req.purpose}: {values}", "", by, mentions=named | {req.roller}))
 
     def _visibility(self, seq: int, author: str, r: dict[str, Any]) -> None:
         uid = str(r["unit"])
@@ -243,21 +251,36 @@ class TableState:
 
     def log(self) -> list[LogItem]:
         """The log in order: the combat's events (as undo left them), typed dice, visibility lines
-        (built once per version)."""
+        (built once per version; a version that only added lines extends the last one)."""
         cached = self._log_cache
         if cached is not None and cached[0] == self.version:
             return cached[1]
-        items = list(self.event_items)
-        for ev in self.combat.partial_events:
-            it = _item(ev, self.version, "", self.names)
-            it.kind = "partial"
-            items.append(it)
-        items += [LogItem(t.seq, "dice", t.text, "", t.by, mentions=t.mentions) for t in self.typed]
-        items += self.extra_log
-        items.sort(key=lambda i: i.seq)
+        events, typed, extra, had_partial = self._log_marks
+        partial = self.combat.partial_events
+        items: list[LogItem] | None = None
+        if cached is not None and not self._events_cut and not had_partial and not partial:
+            new = self.event_items[events:] + self.typed[typed:] + self.extra_log[extra:]
+            new.sort(key=_seq)
+            if not new or not cached[1] or new[0].seq > cached[1][-1].seq:  # all after the kept ones
+                items = cached[1] + new
+        if items is None:
+            items = list(self.event_items)
+            for ev in partial:
+                it = _item(ev, self.version, "", self.names)
+                it.kind = "partial"
+                items.append(it)
+            items += self.typed
+            items += self.extra_log
+            items.sort(key=_seq)
+            self.log_epoch += 1
+        self._log_marks = (len(self.event_items), len(self.typed), len(self.extra_log), bool(partial))
+        self._events_cut = False
         self._log_cache = (self.version, items)
         return items
 
+
+def _seq(item: LogItem) -> int:
+    return item.seq
 
 def _item(ev: Event, seq: int, author: str, names: dict[str, str]) -> LogItem:
     values = {v for v in ev.data.values() if isinstance(v, str)}
