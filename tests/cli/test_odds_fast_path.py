@@ -34,6 +34,8 @@ def test_json_odds_import_neither_typer_nor_rich() -> None:
     assert json.loads(line)["success"] == "79/100"  # S-R01: P(2d10+3 ≥ 11) = 79/100
     mods = json.loads(mods_line)
     assert not [m for m in mods if m.split(".")[0] in ("typer", "click", "rich", "pydantic", "yaml")]
+    # dataclasses imports inspect (ast, dis, tokenize): about a third of this process's instructions (issue #12)
+    assert "dataclasses" not in mods and "inspect" not in mods
 
 
 def test_parse_odds_takes_plain_forms_only() -> None:
