@@ -8,6 +8,8 @@ pursuer; optionally a running score (+1/−1) that must reach the GM's value (de
 
 from __future__ import annotations
 
+from functools import partial
+
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
@@ -19,20 +21,35 @@ def free_move(f: Fighter) -> int:
     return f.stat("身体") + f.skill("回避")
 
 
-def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
-    """Escape declaration, then movement (free first, rolled last: the longest list)."""
+#: G-R09: the escape declaration (the same option every time)
+ESCAPE = Option("escape", "逃走を宣言 (ターン終了時に知性+〈飛行〉で対抗判定)")
+
+
+def free_options(st: SengensyouState, f: Fighter, enemies: list[Fighter] | None = None) -> list[Option]:
+    """Escape declaration, then movement (free first, rolled last: the longest list);
+    ``enemies``: ``st.enemies(f)`` when the caller has it."""
     opts: list[Option] = []
     if st.fx.book.active and move_block(st, f.id) is not None:
         return opts  # G-R08/G-R09: immobile or confined (status.py)
-    if not f.escaping and st.enemies(f):
-        opts.append(Option("escape", "逃走を宣言 (ターン終了時に知性+〈飛行〉で対抗判定)"))
+    if not f.escaping and (st.enemies(f) if enemies is None else enemies):
+        opts.append(ESCAPE)
     if not f.moved:
         metres, dp = free_move(f), f.dp
-        opts += st.options(("move", metres, dp), lambda: [
-            Option("move:free", f"移動 {metres}mまで (判定無し, DP不要)"),
-            *(Option(f"move:roll:{n}", f"移動判定 {n}DP 身体+〈回避〉{metres}+{n}D6 (m)", n, None, {})
-              for n in range(1, dp + 1))])
+        opts += st.options(("move", metres, dp), partial(_moves, metres, dp))
     return opts
+
+
+def _moves(metres: int, dp: int) -> list[Option]:
+    return [Option.lazy("move:free", partial(_free_label, metres)),
+            *(Option.lazy(f"move:roll:{n}", partial(_roll_label, n, metres), n, None, {}) for n in range(1, dp + 1))]
+
+
+def _free_label(metres: int) -> str:
+    return f"移動 {metres}mまで (判定無し, DP不要)"
+
+
+def _roll_label(n: int, metres: int) -> str:
+    return f"移動判定 {n}DP 身体+〈回避〉{metres}+{n}D6 (m)"
 
 
 def move(st: SengensyouState, f: Fighter, key: str) -> None:

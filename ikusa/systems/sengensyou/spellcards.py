@@ -12,6 +12,8 @@ Each card is used once per battle (host data, G-G24).
 
 from __future__ import annotations
 
+from functools import partial
+
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou import defence
 from ikusa.systems.sengensyou.catalog import Catalog, SpellCard, catalog
@@ -51,43 +53,95 @@ def _recover(st: SengensyouState, f: Fighter, c: SpellCard, why: str, n: int) ->
             who=f.id, card=c.id, recovery=n, gained=got, dp=f.dp)
 
 
-def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
-    """展開型 deploy and 消費型 消弾, usable any time (no action spent)."""
-    opts = [Option(f"deploy:{c.id}", f"展開型スペルカード {c.name} を展開 (HP{c.hp}, DP+{recovery(st, f, c)})")
+def left(f: Fighter) -> tuple[str, ...]:
+    """``f``'s spell cards not used yet, in sheet order (each once per battle, G-G24)."""
+    cards = f.spec.spell_cards
+    if not cards:
+        return ()
+    used = f.sc_used
+    return tuple(c for c in cards if c not in used) if used else tuple(cards)
+
+
+def free_options(st: SengensyouState, f: Fighter) -> tuple[Option, ...]:
+    """展開型 deploy and 消費型 消弾, usable any time (no action spent); kept per character
+    sheet and cards left (issue #12: they are made of nothing else)."""
+    rest = left(f)
+    if not rest:
+        return ()
+    return st.fighter_options(f, ("sc_free", rest), partial(_free_options, st, f))
+
+
+def _free_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    opts = [Option.lazy(f"deploy:{c.id}", partial(_deploy_label, c.name, c.hp, recovery(st, f, c)))
             for c in unused(f, "deploy")]
-    opts += [Option(f"shoudan:{c.id}", f"{c.name} で消弾 (味方全員DP+{recovery(st, f, c)})")
+    opts += [Option.lazy(f"shoudan:{c.id}", partial(_shoudan_label, c.name, recovery(st, f, c)))
              for c in unused(f, "consume")]
     return opts
 
 
-def defend_options(st: SengensyouState, t: Fighter) -> list[Option]:
-    return [Option(f"sc_defend:{c.id}", f"{c.name} で防御 (自分への効果を全て無効化, DP+{recovery(st, t, c)})")
+def _deploy_label(name: str, hp: int, n: int) -> str:
+    return f"展開型スペルカード {name} を展開 (HP{hp}, DP+{n})"
+
+
+def _shoudan_label(name: str, n: int) -> str:
+    return f"{name} で消弾 (味方全員DP+{n})"
+
+
+def defend_options(st: SengensyouState, t: Fighter) -> tuple[Option, ...]:
+    rest = left(t)
+    if not rest:
+        return ()
+    return st.fighter_options(t, ("sc_defend", rest), partial(_defend_options, st, t))
+
+
+def _defend_options(st: SengensyouState, t: Fighter) -> list[Option]:
+    return [Option.lazy(f"sc_defend:{c.id}", partial(_defend_label, c.name, recovery(st, t, c)))
             for c in unused(t, "consume")]
 
 
-def reaction_options(st: SengensyouState, t: Fighter) -> list[Option]:
+def _defend_label(name: str, n: int) -> str:
+    return f"{name} で防御 (自分への効果を全て無効化, DP+{n})"
+
+
+def reaction_options(st: SengensyouState, t: Fighter) -> tuple[Option, ...]:
     """Spell-card choices inside a defence or 弾幕 decision."""
+    if not t.spec.spell_cards:
+        return ()
     return free_options(st, t) + defend_options(st, t)
 
 
-def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
-    """消費型 as the own action: the card's damage effect."""
+def attack_options(st: SengensyouState, f: Fighter, visible: list[Fighter] | None = None) -> tuple[Option, ...]:
+    """消費型 as the own action: the card's damage effect (at one of the ``visible`` enemies,
+    ``st.enemies(f)`` not hidden, unless it hits them all)."""
+    rest = left(f)
+    if not rest:
+        return ()
+    if visible is None:
+        visible = [t for t in st.enemies(f) if not t.hidden]
+    targets = tuple((t.id, t.spec.name) for t in visible)
+    return st.fighter_options(f, ("sc_attack", rest, targets), partial(_attack_options, st, f, targets))
+
+
+def _attack_options(st: SengensyouState, f: Fighter, targets: tuple[tuple[str, str], ...]) -> list[Option]:
     opts: list[Option] = []
     for c in unused(f, "consume"):
         if c.damage_dice <= 0:
             continue
         info = (f"{c.damage_dice}D+{c.stat}, 固定達成値{hit_value(f, c)}, 自分のDP+{recovery(st, f, c)}; "
                 "行動を消費")
+        exp = c.damage_dice * 3.5 + f.stat(c.stat)
         if c.targets == "all":
-            opts.append(Option(f"sc:{c.id}", f"消費型 {c.name} → 敵全員 ({info})", data={"kind": "sc",
-                                                                   "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
+            opts.append(Option.lazy(f"sc:{c.id}", partial(_attack_label, c.name, "敵全員", info),
+                                    data={"kind": "sc", "exp_damage": exp}))
         else:
-            for t in st.enemies(f):
-                if not t.hidden:
-                    opts.append(Option(f"sc:{c.id}:{t.id}", f"消費型 {c.name} → {t.name} ({info})",
-                                       data={"kind": "sc", "target": t.id,
-                                             "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
+            for tid, tname in targets:
+                opts.append(Option.lazy(f"sc:{c.id}:{tid}", partial(_attack_label, c.name, tname, info),
+                                        data={"kind": "sc", "target": tid, "exp_damage": exp}))
     return opts
+
+
+def _attack_label(name: str, whom: str, info: str) -> str:
+    return f"消費型 {name} → {whom} ({info})"
 
 
 def use_free(st: SengensyouState, f: Fighter, key: str) -> None:
