@@ -38,7 +38,7 @@ def attack_options(st: SengensyouState, f: Fighter, enemies: list[Fighter] | Non
     スペル, ショット (every target at 1 DP, then 2 DP …), 近接攻撃 (likewise)."""
     if enemies is None:
         enemies = st.enemies(f)
-    visible = [t for t in enemies if not t.hidden]
+    visible = tuple((t.id, t.name) for t in enemies if not t.hidden)  # (id, name): the options' keys and labels
     cap = attack_cap(st, f)
     opts = [*barrage_options(st, f), *homing_options(st, f, visible), *spellcards.attack_options(st, f, visible),
             *spell_options(st, f, cap, visible)]

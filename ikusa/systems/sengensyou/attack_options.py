@@ -35,6 +35,9 @@ from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.defence import Evasion, check_odds, dp_to_evade_vs, evasion, hit_odds_vs
 from ikusa.systems.sengensyou.state import SengensyouState
 
+#: the visible enemies of an attacker as (id, name): what its option keys and labels name
+Targets = tuple[tuple[str, str], ...]
+
 
 def ignores_rows(f: Fighter) -> bool:
     """G-R10: a deployed spell card may override the row limits."""
@@ -161,12 +164,12 @@ def _shot_label(tname: str, n: int, src: str, base: int, dmg: str, tdp: int, rou
 
 
 # -- ホーミング -----------------------------------------------------------------------------
-def homing_options(st: SengensyouState, f: Fighter, visible: list[Fighter]) -> tuple[Option, ...]:
-    """G-R16 / G-R20: ホーミング at up to ceil(〈ホーミング〉/2) of the ``visible`` enemies, 2 DP
-    each, +10 per extra 2 DP on a target (once unless G-G12 says repeatable; then at most twice)."""
-    if f.dp < HOMING_DP_PER_TARGET or not visible or not state_variants(st, f, "homing"):
+def homing_options(st: SengensyouState, f: Fighter, targets: Targets) -> tuple[Option, ...]:
+    """G-R16 / G-R20: ホーミング at up to ceil(〈ホーミング〉/2) of ``targets`` (the visible
+    enemies' (id, name)), 2 DP each, +10 per extra 2 DP on a target (once unless G-G12 says
+    repeatable; then at most twice)."""
+    if f.dp < HOMING_DP_PER_TARGET or not targets or not state_variants(st, f, "homing"):
         return ()
-    targets = tuple((t.id, t.spec.name) for t in visible)
     return st.fighter_options(f, ("homing", f.dp, targets), partial(_affordable, st, f, f.dp, targets))
 
 
@@ -246,25 +249,20 @@ def _melee_label(tname: str, n: int, base: int, tn: int, ddice: int, dfixed: int
 
 
 # -- スペル ---------------------------------------------------------------------------------
-def spell_options(st: SengensyouState, f: Fighter, cap: int, visible: list[Fighter]) -> tuple[Option, ...]:
-    """G-R20 / G-G22: スペル with ≤ 3D at one of the ``visible`` enemies, paying 霊力."""
-    spells = f.spec.spells
-    if not spells:
+def spell_options(st: SengensyouState, f: Fighter, cap: int, targets: Targets) -> tuple[Option, ...]:
+    """G-R20 / G-G22: スペル with ≤ 3D at one of ``targets`` (the visible enemies' (id, name)),
+    paying 霊力."""
+    if not f.spec.spells:
         return ()
-    targets = tuple((t.id, t.spec.name) for t in visible)
     top = min(st.opt.other_max_dice, cap)
-    rei = f.reiryoku  # only which spells it pays for matters (issue #12: kept by that, not by 霊力)
-    book = f.cat.spells
-    paid = tuple(rei >= book[sp].reiryoku for sp in spells)
-    return st.fighter_options(f, ("spell", paid, top, targets), partial(_spell_options, st, f, paid, top, targets))
+    return st.fighter_options(f, ("spell", f.reiryoku, top, targets), partial(_spell_options, st, f, top, targets))
 
 
-def _spell_options(st: SengensyouState, f: Fighter, paid: tuple[bool, ...], top: int,
-                   targets: tuple[tuple[str, str], ...]) -> list[Option]:
+def _spell_options(st: SengensyouState, f: Fighter, top: int, targets: tuple[tuple[str, str], ...]) -> list[Option]:
     opts: list[Option] = []
-    for sp_id, ok in zip(f.spec.spells, paid, strict=True):
+    for sp_id in f.spec.spells:
         sp = f.cat.spells[sp_id]
-        if f.ability(sp.ability) < 1 or not ok:
+        if f.ability(sp.ability) < 1 or f.reiryoku < sp.reiryoku:
             continue
         base = f.stat(sp.stat) + f.ability(sp.ability)
         exp = expected(sp.damage_dice, f.stat(sp.damage_stat))

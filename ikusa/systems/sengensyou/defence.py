@@ -17,7 +17,7 @@ from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import gm, graze, spellcards
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.check import fixed_dice_value
-from ikusa.systems.sengensyou.checks_flow import fewest_dice, p_at_least, p_beats_by, roll_damage
+from ikusa.systems.sengensyou.checks_flow import PoolRoll, fewest_dice, p_at_least, p_beats_by, roll_damage
 from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
@@ -263,11 +263,14 @@ def evade(st: SengensyouState, a: Fighter, t: Fighter, n: int, total: int) -> De
     roll = st.check(t, t.stat("感覚") + t.skill("回避") + focus - sup.penalty, n, f"{t.name} 回避")
     ok = succeeds(st, roll.total, total)
     extra = (f" 防御専念+{focus}" if focus else "") + (f" 不意打ち-{sup.penalty}" if sup.penalty else "")
-    st.emit("evade", "G-R05,G-R19,G-G09",
-            f"{t.name} 回避 感覚+〈回避〉{extra} {roll.show()} {'≥' if ok else '<'} {total} "
-            f"{'成功' if ok else '失敗'} (DP→{t.dp})", who=t.id, dp=n, total=roll.total, attack=total, success=ok,
-            serial=st.attack_serial)
+    st.emit_lazy("evade", "G-R05,G-R19,G-G09", _evade_text, (t.name, extra, roll, ok, total, t.dp), who=t.id, dp=n,
+                 total=roll.total, attack=total, success=ok, serial=st.attack_serial)
     return DefenceResult(t, "evaded" if ok else "hit", dice=n)
+
+
+def _evade_text(name: str, extra: str, roll: PoolRoll, ok: bool, total: int, dp: int) -> str:
+    return (f"{name} 回避 感覚+〈回避〉{extra} {roll.show()} {'≥' if ok else '<'} {total} "
+            f"{'成功' if ok else '失敗'} (DP→{dp})")
 
 
 def guard(st: SengensyouState, g: Fighter, t: Fighter, n: int, total: int) -> DefenceResult:
@@ -318,9 +321,8 @@ def damage(st: SengensyouState, a: Fighter, t: Fighter, kind: str, *, dice: int,
     defensive spell card (G-R21), deployed card HP (G-G24), HP, 手加減 (G-R22)."""
     faces = roll_damage(dice, st.dice, f"{a.name} {label} ダメージ", a.id)
     amount = sum(faces) + fixed
-    shown = f"{dice}D6[{','.join(map(str, faces))}]+{fixed}={amount}" if dice else f"固定{amount}"
-    st.emit("damage_roll", DAMAGE_RULE[kind], f"{a.name} {label} ダメージ {shown}", who=a.id, target=t.id,
-            faces=list(faces), amount=amount)
+    st.emit_lazy("damage_roll", DAMAGE_RULE[kind], _damage_roll_text, (a.name, label, dice, faces, fixed, amount),
+                 who=a.id, target=t.id, faces=list(faces), amount=amount)
     rate = graze.BOOST_RATE.get(kind)
     if rate is not None and a.graze >= rate:
         gopts = [Option(f"graze:{kind}:{k}", "グレイズを使わない" if k == 0 else f"グレイズ{rate * k}でダメージ+{k}",
@@ -345,10 +347,19 @@ def damage(st: SengensyouState, a: Fighter, t: Fighter, kind: str, *, dice: int,
         return
     before = t.hp
     t.hp -= amount
-    st.emit("damage", "G-G23", f"{t.name} に{amount}ダメージ (HP {before}→{max(t.hp, 0)}/{t.hp_max})",
-            who=t.id, amount=amount, hp=max(t.hp, 0))
+    st.emit_lazy("damage", "G-G23", _damage_text, (t.name, amount, before, max(t.hp, 0), t.hp_max), who=t.id,
+                 amount=amount, hp=max(t.hp, 0))
     if t.hp <= 0:
         yield from knock_out(st, a, t)
+
+
+def _damage_roll_text(name: str, label: str, dice: int, faces: tuple[int, ...], fixed: int, amount: int) -> str:
+    shown = f"{dice}D6[{','.join(map(str, faces))}]+{fixed}={amount}" if dice else f"固定{amount}"
+    return f"{name} {label} ダメージ {shown}"
+
+
+def _damage_text(name: str, amount: int, before: int, hp: int, hp_max: int) -> str:
+    return f"{name} に{amount}ダメージ (HP {before}→{hp}/{hp_max})"
 
 
 def knock_out(st: SengensyouState, a: Fighter, t: Fighter) -> Flow:

@@ -12,6 +12,7 @@ from functools import partial
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.checks_flow import PoolRoll
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 from ikusa.systems.sengensyou.status import move_block
 
@@ -63,8 +64,11 @@ def move(st: SengensyouState, f: Fighter, key: str) -> None:
     f.spend_dp(n)
     f.turn_dp_spent = True
     roll = st.check(f, free_move(f), n, f"{f.name} 移動")
-    st.emit("move", "G-R08,G-G11", f"{f.name} 移動判定 身体+〈回避〉 {roll.show()} → {roll.total}m (DP→{f.dp})",
-            who=f.id, metres=roll.total, dp=n)
+    st.emit_lazy("move", "G-R08,G-G11", _move_text, (f.name, roll, f.dp), who=f.id, metres=roll.total, dp=n)
+
+
+def _move_text(name: str, roll: PoolRoll, dp: int) -> str:
+    return f"{name} 移動判定 身体+〈回避〉 {roll.show()} → {roll.total}m (DP→{dp})"
 
 
 def declare_escape(st: SengensyouState, f: Fighter) -> None:

@@ -49,26 +49,31 @@ def _recover(st: SengensyouState, f: Fighter, c: SpellCard, why: str, n: int) ->
     """Recover ``n`` DP (the user's [Lv or 3], G-G24), capped (G-G03)."""
     before = f.dp
     got = f.gain_dp(n, cap=st.opt.dp_cap_recovery)
-    st.emit("sc_recovery", "G-R21,G-G24", f"{f.name} {c.name} ({why}): 弾消し DP+{n} → {before}→{f.dp}/{f.dp_max}",
-            who=f.id, card=c.id, recovery=n, gained=got, dp=f.dp)
+    st.emit_lazy("sc_recovery", "G-R21,G-G24", _recover_text, (f.name, c.name, why, n, before, f.dp, f.dp_max),
+                 who=f.id, card=c.id, recovery=n, gained=got, dp=f.dp)
 
 
-def left(f: Fighter) -> tuple[str, ...]:
-    """``f``'s spell cards not used yet, in sheet order (each once per battle, G-G24)."""
-    cards = f.spec.spell_cards
-    if not cards:
-        return ()
+def _recover_text(name: str, card: str, why: str, n: int, before: int, dp: int, dp_max: int) -> str:
+    return f"{name} {card} ({why}): 弾消し DP+{n} → {before}→{dp}/{dp_max}"
+
+
+#: the key part of a fighter who has used no spell card yet
+NONE_USED: frozenset[str] = frozenset()
+
+
+def used_key(f: Fighter) -> frozenset[str]:
+    """The cards ``f`` has used, as a memo key (issue #12): the options below are made of
+    nothing else besides the character sheet."""
     used = f.sc_used
-    return tuple(c for c in cards if c not in used) if used else tuple(cards)
+    return frozenset(used) if used else NONE_USED
 
 
 def free_options(st: SengensyouState, f: Fighter) -> tuple[Option, ...]:
     """展開型 deploy and 消費型 消弾, usable any time (no action spent); kept per character
     sheet and cards left (issue #12: they are made of nothing else)."""
-    rest = left(f)
-    if not rest:
+    if not f.spec.spell_cards:
         return ()
-    return st.fighter_options(f, ("sc_free", rest), partial(_free_options, st, f))
+    return st.fighter_options(f, ("sc_free", used_key(f)), partial(_free_options, st, f))
 
 
 def _free_options(st: SengensyouState, f: Fighter) -> list[Option]:
@@ -88,10 +93,9 @@ def _shoudan_label(name: str, n: int) -> str:
 
 
 def defend_options(st: SengensyouState, t: Fighter) -> tuple[Option, ...]:
-    rest = left(t)
-    if not rest:
+    if not t.spec.spell_cards:
         return ()
-    return st.fighter_options(t, ("sc_defend", rest), partial(_defend_options, st, t))
+    return st.fighter_options(t, ("sc_defend", used_key(t)), partial(_defend_options, st, t))
 
 
 def _defend_options(st: SengensyouState, t: Fighter) -> list[Option]:
@@ -110,16 +114,15 @@ def reaction_options(st: SengensyouState, t: Fighter) -> tuple[Option, ...]:
     return free_options(st, t) + defend_options(st, t)
 
 
-def attack_options(st: SengensyouState, f: Fighter, visible: list[Fighter] | None = None) -> tuple[Option, ...]:
-    """消費型 as the own action: the card's damage effect (at one of the ``visible`` enemies,
-    ``st.enemies(f)`` not hidden, unless it hits them all)."""
-    rest = left(f)
-    if not rest:
+def attack_options(st: SengensyouState, f: Fighter,
+                   targets: tuple[tuple[str, str], ...] | None = None) -> tuple[Option, ...]:
+    """消費型 as the own action: the card's damage effect, at one of ``targets`` (the visible
+    enemies' (id, name), ``st.enemies(f)`` not hidden) unless it hits them all."""
+    if not f.spec.spell_cards:
         return ()
-    if visible is None:
-        visible = [t for t in st.enemies(f) if not t.hidden]
-    targets = tuple((t.id, t.spec.name) for t in visible)
-    return st.fighter_options(f, ("sc_attack", rest, targets), partial(_attack_options, st, f, targets))
+    if targets is None:
+        targets = tuple((t.id, t.name) for t in st.enemies(f) if not t.hidden)
+    return st.fighter_options(f, ("sc_attack", used_key(f), targets), partial(_attack_options, st, f, targets))
 
 
 def _attack_options(st: SengensyouState, f: Fighter, targets: tuple[tuple[str, str], ...]) -> list[Option]:

@@ -8,6 +8,7 @@ plus the decision list, so the generator never needs serialising.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
+from operator import attrgetter
 from typing import Any
 
 from ikusa.dice.source import DiceSource, ScriptedSource
@@ -22,6 +23,7 @@ from ikusa.systems.sengensyou.effects import GM_REFRESH, SengensyouFx, gm_pool
 from ikusa.systems.sengensyou.encounter import Encounter, Surprise
 
 Flow = Generator[Decision, str, None]
+_KEY = attrgetter("key")
 
 
 class SengensyouState:
@@ -95,7 +97,7 @@ class SengensyouState:
             from ikusa.systems.sengensyou.refusals import OVER
 
             raise RuleViolation(*OVER)
-        if d.option(action) is None:
+        if action not in map(_KEY, d.options):  # (Decision.option's scan, in C: issue #12)
             raise self.explain_illegal(action)
         self.dice = dice
         self._pending = self._step(action)
@@ -207,14 +209,18 @@ class SengensyouState:
             got = self.fighter_memo[k] = (f.spec, f.cat, tuple(build()))
         return got[2]
 
+    # (Fighter.active inlined in these three: issue #12, they run on every option list)
     def active(self) -> list[Fighter]:
-        return [f for f in self.fighters.values() if f.active]
+        return [f for f in self.fighters.values() if f.in_battle and not f.down and not f.escaped]
 
     def enemies(self, f: Fighter) -> list[Fighter]:
-        return [g for g in self.fighters.values() if g.active and g.side != f.side]
+        side = f.side
+        return [g for g in self.fighters.values() if g.side != side and g.in_battle and not g.down and not g.escaped]
 
     def allies(self, f: Fighter) -> list[Fighter]:
-        return [g for g in self.fighters.values() if g.active and g.side == f.side and g.id != f.id]
+        side, fid = f.side, f.id
+        return [g for g in self.fighters.values()
+                if g.side == side and g.id != fid and g.in_battle and not g.down and not g.escaped]
 
     def is_pc(self, f: Fighter) -> bool:
         return f.spec.side == self.pcs
@@ -238,8 +244,11 @@ class SengensyouState:
         """The battle ends when at most one side still has characters in it (or coming: a
         reinforcement due after the turn cap never arrives, so it does not keep a side alive)."""
         cap = self.opt.max_turns
-        staying = {g.spec.side for g in self.fighters.values()  # one pass (issue #12)
-                   if (g.in_battle or self.arrivals.get(g.spec.id, 0) <= cap) and not g.down and not g.escaped}
+        arrivals = self.arrivals
+        staying = set()  # one pass (issue #12)
+        for g in self.fighters.values():
+            if (g.in_battle or arrivals.get(g.id, 0) <= cap) and not g.down and not g.escaped:
+                staying.add(g.side)
         alive = [side for side in self.sides if side in staying]
         if len(alive) <= 1:
             self.finished = True
