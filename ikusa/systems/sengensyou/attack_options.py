@@ -32,6 +32,7 @@ from ikusa.systems.sengensyou.bullets import (
     state_variants,
 )
 from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.checks_flow import p_beats_by
 from ikusa.systems.sengensyou.defence import Evasion, check_odds, dp_to_evade_vs, evasion, hit_odds_vs
 from ikusa.systems.sengensyou.state import SengensyouState
 
@@ -118,18 +119,26 @@ def _shot_columns(st: SengensyouState, f: Fighter, vs: list[Variant], cap: int,
     """``f``'s shots at ``t``: per variant, the options at 1, 2, … DP (at least ``cap`` of
     them).  Kept by the target's evasion numbers, id, name and DP (all a shot option is made of
     besides ``f``'s sheet), and made longer when a later decision has more DP (a longer copy
-    replaces the kept one: a list handed out never changes)."""
-    ev = evasion(st, f, t)
-    key = ("shot", f.id, ev, t.id, t.spec.name, t.dp)
+    replaces the kept one: a list handed out never changes).
+
+    With no surprise possible (no ambush, ``f`` not hidden) the evasion numbers follow from the
+    target's sheet, DP and 防御専念 alone: the key holds those (the sheet checked by identity)
+    and the numbers are worked out only when the list is built (issue #12)."""
+    if st.ambush is None and not f.hidden:
+        ev = None
+        key: tuple[object, ...] = ("shot", f.id, t.id, t.dp, t.focus)
+    else:
+        ev = evasion(st, f, t)
+        key = ("shot", f.id, ev, t.id, t.dp)
     memo = st.grow_memo
     got = memo.get(key)
-    if got is None or got[0] is not f.spec or got[1] is not f.cat:
-        got = (f.spec, f.cat, tuple(() for _ in vs))
-    cols: tuple[tuple[Option, ...], ...] = got[2]
+    if got is None or got[0] is not f.spec or got[1] is not f.cat or got[2] is not t.spec:
+        got = (f.spec, f.cat, t.spec, tuple(() for _ in vs))
+    cols: tuple[tuple[Option, ...], ...] = got[3]
     if len(cols[0]) < cap:
-        cols = tuple(col + tuple(more) for col, more in zip(cols, _more_shots(st, f, vs, ev, t, len(cols[0]), cap),
-                                                             strict=True))
-        memo[key] = (f.spec, f.cat, cols)
+        more = _more_shots(st, f, vs, evasion(st, f, t) if ev is None else ev, t, len(cols[0]), cap)
+        cols = tuple(col + tuple(m) for col, m in zip(cols, more, strict=True))
+        memo[key] = (f.spec, f.cat, t.spec, cols)
     return cols
 
 
@@ -146,8 +155,11 @@ def _more_shots(st: SengensyouState, f: Fighter, vs: list[Variant], ev: Evasion,
         exp = expected(v.damage_dice, f.stat(v.stat) + v.fixed_damage)
         vkey = v.key
         col: list[Option] = []
+        # hit_odds_vs inlined for a defender who may evade and rolls (the usual case)
+        plain = ev.dp > 0 and not ev.no_evasion and not ev.fixed and not ev.attacker_fixed
+        lead, edp = base - (ev.base - ev.shift), ev.dp
         for n in range(have + MIN_COMBAT_DICE, cap + 1):
-            odds = hit_odds_vs(st, ev, base, n)
+            odds = 1.0 - p_beats_by(lead, edp, n) if plain else hit_odds_vs(st, ev, base, n)
             col.append(Option.lazy(
                 f"shot:{tid}:{n}:{vkey}", partial(_shot_label, tname, n, src, base, dmg, tdp, rounding, ev, odds),
                 n, odds, {"kind": "shot", "target": tid, "dp": n, "src": vkey, "exp_damage": exp}))

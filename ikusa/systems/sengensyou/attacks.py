@@ -206,9 +206,10 @@ def melee(st: SengensyouState, f: Fighter, t: Fighter, n: int) -> Flow:
         st.emit("melee_abort", "G-G10", f"{f.name} はDPが無く命中判定できない (ダイス1個以上必要)", who=f.id)
         return
     cap = f.dp if gm.attacker_dice_cap(st, f) is None else min(f.dp, gm.attacker_dice_cap(st, f) or 0)
-    opts = [Option(f"hit:{k}", f"命中判定 {k}DP {melee_numbers(f)[0]}+{k}D6 (全DP回避でも命中"
-                   f"{defence.hit_odds(st, f, t, melee_numbers(f)[0], k):.0%})", cost=k,
-                   odds=defence.hit_odds(st, f, t, melee_numbers(f)[0], k)) for k in range(1, cap + 1)]
+    hb = melee_numbers(f)[0]
+    ev = defence.evasion(st, f, t)  # (once, not twice per option: issue #12)
+    opts = [Option.lazy(f"hit:{k}", partial(_hit_label, k, hb, odds), k, odds)
+            for k in range(1, cap + 1) for odds in (defence.hit_odds_vs(st, ev, hb, k),)]
     key = yield from ask(f.id, "melee_hit", f"{f.name}: 近接攻撃の命中判定に使うDP (DP {f.dp})", opts)
     k = int(key.split(":")[1])
     f.spend_dp(k)
@@ -229,6 +230,10 @@ def _approach_text(name: str, tname: str, roll: PoolRoll, ok: bool, tn: int, dp:
 
 def _melee_text(name: str, hit: PoolRoll, dp: int) -> str:
     return f"{name} 近接命中判定 身体+〈【近接武器】〉 {hit.show()} (DP→{dp})"
+
+
+def _hit_label(k: int, base: int, odds: float) -> str:
+    return f"命中判定 {k}DP {base}+{k}D6 (全DP回避でも命中{odds:.0%})"
 
 
 def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Flow:

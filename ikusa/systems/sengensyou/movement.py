@@ -35,14 +35,24 @@ def free_options(st: SengensyouState, f: Fighter, enemies: list[Fighter] | None 
     if not f.escaping and (st.enemies(f) if enemies is None else enemies):
         opts.append(ESCAPE)
     if not f.moved:
-        metres, dp = free_move(f), f.dp
-        opts += st.options(("move", metres, dp), partial(_moves, metres, dp))
+        opts += moves(st, free_move(f), f.dp)
     return opts
 
 
-def _moves(metres: int, dp: int) -> list[Option]:
-    return [Option.lazy("move:free", partial(_free_label, metres)),
-            *(Option.lazy(f"move:roll:{n}", partial(_roll_label, n, metres), n, None, {}) for n in range(1, dp + 1))]
+def moves(st: SengensyouState, metres: int, dp: int) -> tuple[Option, ...]:
+    """移動 up to ``metres`` with no check, then 移動判定 with 1 … ``dp`` DP.  Issue #12: kept
+    per distance on the encounter and made longer when a later move has more DP (the list for
+    fewer DP is its beginning; a longer copy replaces the kept one)."""
+    memo = st.grow_memo
+    key = ("move", metres)
+    got: tuple[Option, ...] = memo.get(key, ((), (), ()))[2]
+    if len(got) <= dp:
+        if not got:
+            got = (Option.lazy("move:free", partial(_free_label, metres)),)
+        got += tuple(Option.lazy(f"move:roll:{n}", partial(_roll_label, n, metres), n, None, {})
+                     for n in range(len(got), dp + 1))
+        memo[key] = ((), (), got)
+    return got[:dp + 1]
 
 
 def _free_label(metres: int) -> str:

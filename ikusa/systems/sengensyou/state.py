@@ -67,7 +67,7 @@ class SengensyouState:
         self.fighter_memo: dict[tuple[Any, ...], tuple[object, object, tuple[Option, ...]]] = \
             encounter.memo("fighter_options")
         #: the same for lists that grow with the attacker's DP (shots, melee: attack_options.py)
-        self.grow_memo: dict[tuple[Any, ...], tuple[object, object, Any]] = encounter.memo("growing")
+        self.grow_memo: dict[tuple[Any, ...], tuple[Any, ...]] = encounter.memo("growing")
         self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
         #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
         self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))
@@ -243,12 +243,13 @@ class SengensyouState:
     def update_end(self) -> bool:
         """The battle ends when at most one side still has characters in it (or coming: a
         reinforcement due after the turn cap never arrives, so it does not keep a side alive)."""
-        cap = self.opt.max_turns
         arrivals = self.arrivals
-        staying = set()  # one pass (issue #12)
-        for g in self.fighters.values():
-            if (g.in_battle or arrivals.get(g.id, 0) <= cap) and not g.down and not g.escaped:
-                staying.add(g.side)
+        if arrivals:  # one pass (issue #12)
+            cap = self.opt.max_turns
+            staying = {g.side for g in self.fighters.values()
+                       if (g.in_battle or arrivals.get(g.id, 0) <= cap) and not g.down and not g.escaped}
+        else:  # (no reinforcements: `in_battle or 0 <= cap` always holds)
+            staying = {g.side for g in self.fighters.values() if not g.down and not g.escaped}
         alive = [side for side in self.sides if side in staying]
         if len(alive) <= 1:
             self.finished = True

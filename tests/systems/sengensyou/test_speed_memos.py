@@ -67,11 +67,11 @@ def test_a_kept_list_grows_and_is_shared_by_the_next_battle() -> None:
     loaded = load_encounter(ENCOUNTERS["spellcard_duel"])
     grown = loaded.encounter.memo("growing")
     _ = _battles_on(loaded, (1,))
-    shots = {k: v[2] for k, v in grown.items() if k[0] == "shot"}
+    shots = {k: v[-1] for k, v in grown.items() if k[0] == "shot"}
     assert shots and all(len({len(col) for col in cols}) == 1 for cols in shots.values())
     lengths = {k: len(cols[0]) for k, cols in shots.items()}
     _ = _battles_on(loaded, (2, 3, 4))
-    after = {k: v[2] for k, v in grown.items() if k[0] == "shot"}
+    after = {k: v[-1] for k, v in grown.items() if k[0] == "shot"}
     assert all(len(after[k][0]) >= n for k, n in lengths.items())  # never shorter
     assert any(after[k] is shots[k] for k in lengths)  # reused as it was
     for cols in after.values():  # every column: 1, 2, … DP in order, one variant each
