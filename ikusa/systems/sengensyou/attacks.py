@@ -6,8 +6,9 @@ rolls at least one die (G-R03, G-G10).
 
 from __future__ import annotations
 
+from functools import partial
+
 from ikusa.engine.protocol import Option
-from ikusa.engine.rounding import round_up
 from ikusa.systems.sengensyou import defence, gm, graze, spellcards
 from ikusa.systems.sengensyou.bullets import (
     BARRAGE_DP,
@@ -20,6 +21,7 @@ from ikusa.systems.sengensyou.bullets import (
 )
 from ikusa.systems.sengensyou.catalog import AttackKind
 from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.checks_flow import PoolRoll
 from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 from ikusa.systems.sengensyou.status import barrage_recovery
@@ -69,9 +71,8 @@ def barrage(st: SengensyouState, f: Fighter, v: Variant) -> Flow:
     f.spend_dp(BARRAGE_DP)
     x, dmg = barrage_numbers(v, st.opt.barrage_base_damage)
     st.attack_serial += 1
-    st.emit("barrage", "G-R18,G-R20,G-G06",
-            f"{f.name} 弾幕 {v.bullet.name} (DP{BARRAGE_DP}消費 → {f.dp}): 敵全員にDP減少{x} または 固定ダメージ{dmg}",
-            who=f.id, reduction=x, damage=dmg, src=v.key)
+    st.emit_lazy("barrage", "G-R18,G-R20,G-G06", _barrage_text, (f.name, v.bullet.name, f.dp, x, dmg),
+                 who=f.id, reduction=x, damage=dmg, src=v.key)
     for t in st.enemies(f):
         yield from barrage_target(st, f, t, x, dmg)
         if st.update_end():
@@ -80,12 +81,14 @@ def barrage(st: SengensyouState, f: Fighter, v: Variant) -> Flow:
         barrage_recovery(st, f)
 
 
+def _barrage_text(name: str, bullet: str, dp: int, x: int, dmg: int) -> str:
+    return f"{name} 弾幕 {bullet} (DP{BARRAGE_DP}消費 → {dp}): 敵全員にDP減少{x} または 固定ダメージ{dmg}"
+
+
 def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int) -> Flow:
     """One target of a 弾幕: 防御専念 halving (切り上げ), then 霊撃, then pay or take (G-G07)."""
-    from fractions import Fraction
-
     if t.focus:
-        hx, hd = round_up(Fraction(x, 2)), round_up(Fraction(dmg, 2))
+        hx, hd = -(-x // 2), -(-dmg // 2)  # 切り上げ of a half: the exact integer ceiling
         st.emit("focus_halve", "G-R07,G-G25",
                 f"{t.name} 防御専念: 弾幕を半減 DP減少{x}→{hx}, ダメージ{dmg}→{hd} (切り上げ)", who=t.id,
                 reduction=hx, damage=hd)
@@ -94,12 +97,12 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
         if x <= 0:
             st.emit("barrage_void", "G-R12", f"{t.name} への弾幕は霊撃で無効化 (DP減少0)", who=t.id)
             return
-        opts: list[Option] = []
-        if t.dp >= x:
-            opts.append(Option("barrage:pay", f"DPで受ける (DP{t.dp}→{t.dp - x}, グレイズ+{x})", x, None, {}))
-        opts.append(Option("barrage:take", f"ダメージを受ける (固定{dmg}, HP{t.hp})", None, None, {"damage": dmg}))
-        opts.extend(graze.reigeki_options(t, x))
-        opts.extend(spellcards.reaction_options(st, t))
+        # pay / take are kept per their numbers (issue #12: the same few come back all battle)
+        opts = [*st.options(("barrage_pay", t.dp, x), partial(_pay_option, t.dp, x))] if t.dp >= x else []
+        opts += st.options(("barrage_take", dmg, t.hp), partial(_take_option, dmg, t.hp))
+        if t.graze >= graze.REIGEKI_RATE:
+            opts += graze.reigeki_options(t, x)
+        opts += spellcards.reaction_options(st, t)
         if len(opts) == 1:
             st.emit("barrage_short", "G-R11,G-G07",
                     f"{t.name} はDP不足 (DP{t.dp} < {x}) のため弾幕が命中, グレイズ無し", who=t.id, dp=t.dp)
@@ -125,14 +128,21 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
     yield from defence.damage(st, f, t, "barrage", dice=0, fixed=dmg, reduction=0, label="弾幕")
 
 
+def _pay_option(dp: int, x: int) -> list[Option]:
+    return [Option("barrage:pay", f"DPで受ける (DP{dp}→{dp - x}, グレイズ+{x})", x, None, {})]
+
+
+def _take_option(dmg: int, hp: int) -> list[Option]:
+    return [Option("barrage:take", f"ダメージを受ける (固定{dmg}, HP{hp})", None, None, {"damage": dmg})]
+
+
 def shot(st: SengensyouState, f: Fighter, t: Fighter, n: int, v: Variant) -> Flow:
     """G-R15 / G-R20: ショット with n DP = n d6 to hit; evaded → graze n + defender dice."""
     f.spend_dp(n)
     st.attack_serial += 1
     roll = st.check(f, v.check_base(f), n, f"{f.name} ショット")
-    st.emit("shot", "G-R15,G-R20",
-            f"{f.name} ショット→{t.name} {v.bullet.name} {v.stat}+〈{v.check_skill}〉 {roll.show()} (DP→{f.dp})",
-            who=f.id, target=t.id, dp=n, total=roll.total, faces=list(roll.faces))
+    st.emit_lazy("shot", "G-R15,G-R20", _shot_text, (f.name, t.name, v.bullet.name, v.stat, v.check_skill, roll, f.dp),
+                 who=f.id, target=t.id, dp=n, total=roll.total, faces=list(roll.faces))
     if not gm.far_hit(st, f, roll.total):
         return
     res = yield from defence.defend(st, f, t, "shot", roll.total)
@@ -143,16 +153,19 @@ def shot(st: SengensyouState, f: Fighter, t: Fighter, n: int, v: Variant) -> Flo
                                   reduction=res.reduction, label="ショット")
 
 
+def _shot_text(name: str, tname: str, bullet: str, stat: str, skill: str, roll: PoolRoll, dp: int) -> str:
+    return f"{name} ショット→{tname} {bullet} {stat}+〈{skill}〉 {roll.show()} (DP→{dp})"
+
+
 def homing(st: SengensyouState, f: Fighter, v: Variant, targets: list[tuple[Fighter, int]]) -> Flow:
     """G-R16 / G-R20: DP = 2 × targets (+2 per boost); fixed 達成値 (+10 per boost); damage dice
     halved (切り上げ); evaded → graze 2 × defender dice; each target defends alone (G-G34)."""
     cost = homing_cost([b for _, b in targets])
     f.spend_dp(cost)
     base = v.check_base(f)
-    st.emit("homing", "G-R16,G-R20",
-            f"{f.name} ホーミング {v.bullet.name} DP{cost}消費 (→{f.dp}) 達成値{base} (固定値) → "
-            + ", ".join(f"{t.name}{'+' + str(HOMING_BOOST_BONUS * b) if b else ''}" for t, b in targets),
-            who=f.id, cost=cost, base=base, targets=[t.id for t, _ in targets])
+    st.emit_lazy("homing", "G-R16,G-R20", _homing_text,
+                 (f.name, v.bullet.name, cost, f.dp, base, tuple((t.name, b) for t, b in targets)),
+                 who=f.id, cost=cost, base=base, targets=[t.id for t, _ in targets])
     for t, b in targets:
         if not t.active:
             continue
@@ -172,6 +185,11 @@ def homing(st: SengensyouState, f: Fighter, v: Variant, targets: list[tuple[Figh
             return
 
 
+def _homing_text(name: str, bullet: str, cost: int, dp: int, base: int, targets: tuple[tuple[str, int], ...]) -> str:
+    return (f"{name} ホーミング {bullet} DP{cost}消費 (→{dp}) 達成値{base} (固定値) → "
+            + ", ".join(f"{tname}{'+' + str(HOMING_BOOST_BONUS * b) if b else ''}" for tname, b in targets))
+
+
 def melee(st: SengensyouState, f: Fighter, t: Fighter, n: int) -> Flow:
     """G-R17 / G-G15: approach (感覚+〈回避〉+nD vs 15+身体+max(〈回避〉,〈弾幕〉)); success →
     graze n to the attacker; then the hit check 身体+〈【近接武器】〉 with fresh DP."""
@@ -179,10 +197,8 @@ def melee(st: SengensyouState, f: Fighter, t: Fighter, n: int) -> Flow:
     tn = approach_tn(st, t)
     roll = st.check(f, f.stat("感覚") + f.skill("回避"), n, f"{f.name} 接近判定")
     ok = roll.total >= tn
-    st.emit("approach", "G-R17,G-G15",
-            f"{f.name} 近接攻撃→{t.name} 接近判定 感覚+〈回避〉 {roll.show()} {'≥' if ok else '<'} {tn} "
-            f"{'成功' if ok else '失敗'} (DP→{f.dp})", who=f.id, target=t.id, dp=n, total=roll.total, tn=tn,
-            success=ok)
+    st.emit_lazy("approach", "G-R17,G-G15", _approach_text, (f.name, t.name, roll, ok, tn, f.dp), who=f.id,
+                 target=t.id, dp=n, total=roll.total, tn=tn, success=ok)
     if not ok:
         return
     graze.gain(st, f, graze.APPROACH_FACTOR * n, "G-R11", f"接近判定成功 ({n}D)")
@@ -190,21 +206,34 @@ def melee(st: SengensyouState, f: Fighter, t: Fighter, n: int) -> Flow:
         st.emit("melee_abort", "G-G10", f"{f.name} はDPが無く命中判定できない (ダイス1個以上必要)", who=f.id)
         return
     cap = f.dp if gm.attacker_dice_cap(st, f) is None else min(f.dp, gm.attacker_dice_cap(st, f) or 0)
-    opts = [Option(f"hit:{k}", f"命中判定 {k}DP {melee_numbers(f)[0]}+{k}D6 (全DP回避でも命中"
-                   f"{defence.hit_odds(st, f, t, melee_numbers(f)[0], k):.0%})", cost=k,
-                   odds=defence.hit_odds(st, f, t, melee_numbers(f)[0], k)) for k in range(1, cap + 1)]
+    hb = melee_numbers(f)[0]
+    ev = defence.evasion(st, f, t)  # (once, not twice per option: issue #12)
+    opts = [Option.lazy(f"hit:{k}", partial(_hit_label, k, hb, odds), k, odds)
+            for k in range(1, cap + 1) for odds in (defence.hit_odds_vs(st, ev, hb, k),)]
     key = yield from ask(f.id, "melee_hit", f"{f.name}: 近接攻撃の命中判定に使うDP (DP {f.dp})", opts)
     k = int(key.split(":")[1])
     f.spend_dp(k)
     st.attack_serial += 1
     base, ddice, dfixed = melee_numbers(f)
     hit = st.check(f, base, k, f"{f.name} 近接命中")
-    st.emit("melee", "G-R17", f"{f.name} 近接命中判定 身体+〈【近接武器】〉 {hit.show()} (DP→{f.dp})",
-            who=f.id, target=t.id, dp=k, total=hit.total)
+    st.emit_lazy("melee", "G-R17", _melee_text, (f.name, hit, f.dp), who=f.id, target=t.id, dp=k, total=hit.total)
     res = yield from defence.defend(st, f, t, "melee", hit.total)
     if res.outcome in ("hit", "guard_failed"):
         yield from defence.damage(st, f, res.target, "melee", dice=ddice, fixed=dfixed, reduction=res.reduction,
                                   label="近接攻撃")
+
+
+def _approach_text(name: str, tname: str, roll: PoolRoll, ok: bool, tn: int, dp: int) -> str:
+    return (f"{name} 近接攻撃→{tname} 接近判定 感覚+〈回避〉 {roll.show()} {'≥' if ok else '<'} {tn} "
+            f"{'成功' if ok else '失敗'} (DP→{dp})")
+
+
+def _melee_text(name: str, hit: PoolRoll, dp: int) -> str:
+    return f"{name} 近接命中判定 身体+〈【近接武器】〉 {hit.show()} (DP→{dp})"
+
+
+def _hit_label(k: int, base: int, odds: float) -> str:
+    return f"命中判定 {k}DP {base}+{k}D6 (全DP回避でも命中{odds:.0%})"
 
 
 def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Flow:
@@ -217,10 +246,8 @@ def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Fl
     st.attack_serial += 1
     roll = st.check(f, f.stat(sp.stat) + f.ability(sp.ability), n, f"{f.name} {sp.name}")
     ok = roll.total >= sp.tn
-    st.emit("spell", "G-R20,G-G22",
-            f"{f.name} スペル {sp.name}→{t.name} 霊力{sp.reiryoku}消費 発動判定 {roll.show()} "
-            f"{'≥' if ok else '<'} {sp.tn} {'成功' if ok else '失敗'}", who=f.id, target=t.id, total=roll.total,
-            success=ok)
+    st.emit_lazy("spell", "G-R20,G-G22", _spell_text, (f.name, sp.name, t.name, sp.reiryoku, roll, ok, sp.tn),
+                 who=f.id, target=t.id, total=roll.total, success=ok)
     if not ok:
         return
     if sp.resist is not None:
@@ -236,9 +263,17 @@ def spell(st: SengensyouState, f: Fighter, sp_id: str, t: Fighter, n: int) -> Fl
                                   reduction=res.reduction, label=sp.name)
 
 
+def _spell_text(name: str, spell: str, tname: str, rei: int, roll: PoolRoll, ok: bool, tn: int) -> str:
+    return (f"{name} スペル {spell}→{tname} 霊力{rei}消費 発動判定 {roll.show()} "
+            f"{'≥' if ok else '<'} {tn} {'成功' if ok else '失敗'}")
+
+
 def other(st: SengensyouState, f: Fighter, n: int) -> None:
     """G-R02 / G-G33: an "other" action: ≤ 3D, outcome for the GM."""
     f.spend_dp(n)
     roll = st.check(f, 0, n, f"{f.name} その他")
-    st.emit("other", "G-R02,G-G33", f"{f.name} その他の行動 {roll.show()} (最大3D, 結果はGM裁定)",
-            who=f.id, dp=n, total=roll.total)
+    st.emit_lazy("other", "G-R02,G-G33", _other_text, (f.name, roll), who=f.id, dp=n, total=roll.total)
+
+
+def _other_text(name: str, roll: PoolRoll) -> str:
+    return f"{name} その他の行動 {roll.show()} (最大3D, 結果はGM裁定)"

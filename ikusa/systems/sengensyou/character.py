@@ -14,7 +14,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ikusa.engine.rounding import round_up
 from ikusa.systems.sengensyou.catalog import Catalog, catalog
 from ikusa.systems.sengensyou.options import SengensyouOptions
 
@@ -65,9 +64,8 @@ def dp_recovery_of(spec: CharacterSpec, opt: SengensyouOptions) -> int:
     if spec.dp_recovery is not None:
         return spec.dp_recovery
     s = spec.stats
-    from fractions import Fraction
-
-    return max(opt.dp_recovery_min, round_up(Fraction(s["知性"] + s["感覚"], opt.dp_recovery_divisor)))
+    # 切り上げ of an integer over a positive divisor (ge=1): the exact integer ceiling
+    return max(opt.dp_recovery_min, -(-(s["知性"] + s["感覚"]) // opt.dp_recovery_divisor))
 
 
 def hp_of(spec: CharacterSpec, opt: SengensyouOptions) -> int:
@@ -114,18 +112,14 @@ class Fighter:
     sc_deployed: dict[str, int] = field(default_factory=dict)  # card id -> remaining SC HP
     #: the encounter's catalogue (shipped + homebrew: sengensyou/homebrew.py)
     cat: Catalog = field(default_factory=catalog, repr=False, compare=False)
+    #: the sheet's id, name and side (issue #12: read everywhere, so plain slots; the spec of
+    #: a fighter never changes)
+    id: str = field(init=False, repr=False, compare=False)
+    name: str = field(init=False, repr=False, compare=False)
+    side: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def id(self) -> str:
-        return self.spec.id
-
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
-    @property
-    def side(self) -> str:
-        return self.spec.side
+    def __post_init__(self) -> None:
+        self.id, self.name, self.side = self.spec.id, self.spec.name, self.spec.side
 
     @property
     def active(self) -> bool:

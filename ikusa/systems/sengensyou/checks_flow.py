@@ -7,17 +7,17 @@ counts 3.5 (G-G30 rounding).  ``p_at_least`` gives exact odds for Option.odds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from operator import mul
+from typing import NamedTuple
 
 from ikusa.dice.source import DiceSource
 from ikusa.systems.sengensyou.check import fixed_dice_value, pool_total
 
 
-@dataclass(frozen=True, slots=True)
-class PoolRoll:
-    """One dice-pool check: 判定値 ``base``, the faces rolled, and 達成値 ``total``."""
+class PoolRoll(NamedTuple):
+    """One dice-pool check: 判定値 ``base``, the faces rolled, and 達成値 ``total`` (a named
+    tuple: immutable, and cheaper to make than a frozen dataclass — issue #12: one per check)."""
 
     base: int
     faces: tuple[int, ...]

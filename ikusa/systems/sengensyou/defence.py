@@ -8,13 +8,16 @@ the attack's (ties to the defender, G-G09).
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from functools import partial
+from typing import NamedTuple
 
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import gm, graze, spellcards
 from ikusa.systems.sengensyou.character import Fighter
-from ikusa.systems.sengensyou.checks_flow import fewest_dice, p_at_least, p_beats_by, roll_damage
+from ikusa.systems.sengensyou.check import fixed_dice_value
+from ikusa.systems.sengensyou.checks_flow import PoolRoll, fewest_dice, p_at_least, p_beats_by, roll_damage
 from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
@@ -51,7 +54,7 @@ def evade_base(st: SengensyouState, t: Fighter) -> int:
 
 def tie_shift(st: SengensyouState) -> int:
     """G-G09: a defence succeeds when its 達成値 ≥ attack + this (0: ties to the defender)."""
-    return 0 if st.opt.defence_tie == "defender" else 1
+    return st.tie
 
 
 def check_odds(st: SengensyouState, who: Fighter, base: int, n: int, target: int) -> float:
@@ -67,12 +70,11 @@ def defence_odds(st: SengensyouState, who: Fighter, base: int, n: int, attack: i
     return check_odds(st, who, base, n, attack + tie_shift(st))
 
 
-@dataclass(frozen=True, slots=True)
-class Evasion:
+class Evasion(NamedTuple):
     """What one defender can put against one attacker now (surprise caps and penalties,
     G-R24; ties per G-G09; fixed NPC values per G-R29): the part of :func:`hit_odds` and
     :func:`dp_to_evade` that does not depend on the attack's dice, worked out once per target
-    when a whole option list is built (issue #12)."""
+    when a whole option list is built (issue #12; a tuple: it keys the shot memo, hashed in C)."""
 
     dp: int  # dice it may use
     no_evasion: bool
@@ -83,10 +85,15 @@ class Evasion:
 
 
 def evasion(st: SengensyouState, a: Fighter, t: Fighter) -> Evasion:
+    fixed = st.fixed_npcs  # G-R29 (SengensyouState.uses_fixed_dice, inlined: issue #12)
+    pcs = st.pcs
+    if not a.hidden and st.ambush is None:  # no surprise possible (gm.surprise gives NONE)
+        return Evasion(t.dp, False, evade_base(st, t), st.tie, fixed and t.spec.side != pcs,
+                       fixed and a.spec.side != pcs)
     sup = gm.surprise(st, a, t)
     dp = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
-    return Evasion(dp, sup.no_evasion, evade_base(st, t) - sup.penalty, tie_shift(st), st.uses_fixed_dice(t),
-                   st.uses_fixed_dice(a))
+    return Evasion(dp, sup.no_evasion, evade_base(st, t) - sup.penalty, st.tie, fixed and t.spec.side != pcs,
+                   fixed and a.spec.side != pcs)
 
 
 def hit_odds(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) -> float:
@@ -116,18 +123,19 @@ def dp_to_evade(st: SengensyouState, a: Fighter, t: Fighter, base: int, n: int) 
     """The fewest dice with which ``t`` evades ``a``'s average attack (base + 3.5 n) at least
     half the time — what a shot of n DP is likely to cost the target (G-R31: shots force DP
     spending).  None when no amount it may use suffices."""
-    return dp_to_evade_vs(st, evasion(st, a, t), base, n)
+    return dp_to_evade_vs(st.opt.fixed_roll_rounding, evasion(st, a, t), base, n)
 
 
-def dp_to_evade_vs(st: SengensyouState, ev: Evasion, base: int, n: int) -> int | None:
-    """:func:`dp_to_evade` against a defender's :class:`Evasion`."""
+def dp_to_evade_vs(rounding: str, ev: Evasion, base: int, n: int) -> int | None:
+    """:func:`dp_to_evade` against a defender's :class:`Evasion` (``rounding``: the option
+    ``fixed_roll_rounding`` of the GM's fixed values, G-G30)."""
     if ev.no_evasion:
         return None
     target = base + (7 * n + 1) // 2 + ev.shift  # 切り上げ(3.5 n) for n ≥ 0 (G-G30), ties per G-G09
     eb = ev.base
     if ev.fixed:
         for k in range(1, ev.dp + 1):
-            if eb + st.fixed_dice(k) >= target:
+            if eb + fixed_dice_value(k, "ceil" if rounding == "ceil" else "floor") >= target:
                 return k
         return None
     return fewest_dice(target - eb, ev.dp)
@@ -146,26 +154,60 @@ def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, tota
                     declined: set[str]) -> list[Option]:
     """The defender's legal choices against one attack with 達成値 ``total``."""
     sup = gm.surprise(st, a, t)
-    opts = [Option("none", f"防御しない ({KIND_JA[kind]}を受ける)")]
+    opts = [*st.options(("none", kind), partial(_no_defence, kind))]
     if sup.no_evasion:
-        return opts + spellcards.reaction_options(st, t)
+        opts += spellcards.reaction_options(st, t)
+        return opts
     cap = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
     eb = t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0) - sup.penalty
     fixed = st.uses_fixed_dice(t)  # the only thing defence_odds reads of t (G-R29)
-    opts += st.options(("evade", eb, total, cap, fixed), lambda: [
-        Option(f"evade:{n}", f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}", n, defence_odds(st, t, eb, n, total),
-               {"defence": "evade", "dp": n}) for n in range(1, cap + 1)])
+    opts += _checks(st, ("evade", eb, total, fixed, 0), cap, partial(_evade_label, eb, total))
     if can_guard(t):
         gb = guard_base(st, t) - sup.penalty
         red = st.opt.guard_reduction_per_lv * t.skill("近接武器")
-        opts += st.options(("guard", gb, total, cap, red, fixed), lambda: [
-            Option(f"guard:{n}", f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})", n,
-                   defence_odds(st, t, gb, n, total), {"defence": "guard", "dp": n}) for n in range(1, cap + 1)])
+        opts += _checks(st, ("guard", gb, total, fixed, red), cap, partial(_guard_label, gb, total, red))
     for g in st.allies(t):
         if g.row == "front" and can_guard(g) and not g.hidden and g.id not in declined:
             opts.append(Option(f"cover:{g.id}", f"{g.name}にガードを頼む (前衛からの他人へのガード)",
                                data={"defence": "cover", "guard": g.id}))
-    return opts + spellcards.reaction_options(st, t)
+    opts += spellcards.reaction_options(st, t)
+    return opts
+
+
+def _no_defence(kind: str) -> list[Option]:
+    return [Option("none", f"防御しない ({KIND_JA[kind]}を受ける)")]
+
+
+def _checks(st: SengensyouState, key: tuple[str, int, int, bool, int], cap: int,
+            label: Callable[[int], str]) -> tuple[Option, ...]:
+    """The 回避 or ガード options (``key`` = its name, 判定値, the attack's 達成値, whether the
+    defender uses fixed values, and the guard's reduction) with 1 … ``cap`` dice.  Issue #12: kept on the encounter and
+    made longer when a later defence has more DP (the options at n dice do not depend on how
+    many more it has; a longer copy replaces the kept one)."""
+    memo = st.grow_memo
+    got: tuple[Option, ...] = memo.get(key, ((), (), ()))[2]
+    if len(got) < cap:
+        what, base, total, fixed, _ = key
+        got += tuple(Option.lazy(f"{what}:{n}", partial(label, n), n,
+                                 _pool_odds(st, fixed, base, n, total + st.tie), {"defence": what, "dp": n})
+                     for n in range(len(got) + 1, cap + 1))
+        memo[key] = ((), (), got)
+    return got[:cap]
+
+
+def _pool_odds(st: SengensyouState, fixed: bool, base: int, n: int, target: int) -> float:
+    """:func:`check_odds` for a checker who does (``fixed``) or does not use fixed values."""
+    if fixed:
+        return 1.0 if base + st.fixed_dice(n) >= target else 0.0
+    return p_at_least(base, n, target)
+
+
+def _evade_label(eb: int, total: int, n: int) -> str:
+    return f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}"
+
+
+def _guard_label(gb: int, total: int, red: int, n: int) -> str:
+    return f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})"
 
 
 def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -> Flow_DR:
@@ -221,11 +263,14 @@ def evade(st: SengensyouState, a: Fighter, t: Fighter, n: int, total: int) -> De
     roll = st.check(t, t.stat("感覚") + t.skill("回避") + focus - sup.penalty, n, f"{t.name} 回避")
     ok = succeeds(st, roll.total, total)
     extra = (f" 防御専念+{focus}" if focus else "") + (f" 不意打ち-{sup.penalty}" if sup.penalty else "")
-    st.emit("evade", "G-R05,G-R19,G-G09",
-            f"{t.name} 回避 感覚+〈回避〉{extra} {roll.show()} {'≥' if ok else '<'} {total} "
-            f"{'成功' if ok else '失敗'} (DP→{t.dp})", who=t.id, dp=n, total=roll.total, attack=total, success=ok,
-            serial=st.attack_serial)
+    st.emit_lazy("evade", "G-R05,G-R19,G-G09", _evade_text, (t.name, extra, roll, ok, total, t.dp), who=t.id, dp=n,
+                 total=roll.total, attack=total, success=ok, serial=st.attack_serial)
     return DefenceResult(t, "evaded" if ok else "hit", dice=n)
+
+
+def _evade_text(name: str, extra: str, roll: PoolRoll, ok: bool, total: int, dp: int) -> str:
+    return (f"{name} 回避 感覚+〈回避〉{extra} {roll.show()} {'≥' if ok else '<'} {total} "
+            f"{'成功' if ok else '失敗'} (DP→{dp})")
 
 
 def guard(st: SengensyouState, g: Fighter, t: Fighter, n: int, total: int) -> DefenceResult:
@@ -276,9 +321,8 @@ def damage(st: SengensyouState, a: Fighter, t: Fighter, kind: str, *, dice: int,
     defensive spell card (G-R21), deployed card HP (G-G24), HP, 手加減 (G-R22)."""
     faces = roll_damage(dice, st.dice, f"{a.name} {label} ダメージ", a.id)
     amount = sum(faces) + fixed
-    shown = f"{dice}D6[{','.join(map(str, faces))}]+{fixed}={amount}" if dice else f"固定{amount}"
-    st.emit("damage_roll", DAMAGE_RULE[kind], f"{a.name} {label} ダメージ {shown}", who=a.id, target=t.id,
-            faces=list(faces), amount=amount)
+    st.emit_lazy("damage_roll", DAMAGE_RULE[kind], _damage_roll_text, (a.name, label, dice, faces, fixed, amount),
+                 who=a.id, target=t.id, faces=list(faces), amount=amount)
     rate = graze.BOOST_RATE.get(kind)
     if rate is not None and a.graze >= rate:
         gopts = [Option(f"graze:{kind}:{k}", "グレイズを使わない" if k == 0 else f"グレイズ{rate * k}でダメージ+{k}",
@@ -303,10 +347,19 @@ def damage(st: SengensyouState, a: Fighter, t: Fighter, kind: str, *, dice: int,
         return
     before = t.hp
     t.hp -= amount
-    st.emit("damage", "G-G23", f"{t.name} に{amount}ダメージ (HP {before}→{max(t.hp, 0)}/{t.hp_max})",
-            who=t.id, amount=amount, hp=max(t.hp, 0))
+    st.emit_lazy("damage", "G-G23", _damage_text, (t.name, amount, before, max(t.hp, 0), t.hp_max), who=t.id,
+                 amount=amount, hp=max(t.hp, 0))
     if t.hp <= 0:
         yield from knock_out(st, a, t)
+
+
+def _damage_roll_text(name: str, label: str, dice: int, faces: tuple[int, ...], fixed: int, amount: int) -> str:
+    shown = f"{dice}D6[{','.join(map(str, faces))}]+{fixed}={amount}" if dice else f"固定{amount}"
+    return f"{name} {label} ダメージ {shown}"
+
+
+def _damage_text(name: str, amount: int, before: int, hp: int, hp_max: int) -> str:
+    return f"{name} に{amount}ダメージ (HP {before}→{hp}/{hp_max})"
 
 
 def knock_out(st: SengensyouState, a: Fighter, t: Fighter) -> Flow:

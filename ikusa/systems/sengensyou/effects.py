@@ -103,13 +103,13 @@ def gm_pool(st: Any, f: Any, base: int, n: int, purpose: str) -> PoolRoll:
     add = sum(v for v, _ in mods)
     roll = pool(base + add, n, st.dice, purpose, fixed=st.uses_fixed_dice(f), rounding=st.opt.fixed_roll_rounding)
     if mods:
-        roll = replace(roll, mods=tuple(mods))
+        roll = roll._replace(mods=tuple(mods))
     ov = fx.override.pop(f.id, None) or fx.override.pop("", None)
     if ov is not None:
         st.emit("ruling", "GM", ruling_event(f"{f.name} {purpose}: 達成値 {roll.total}→{ov[0]}", ov[1],
                                              "override").text, op="override", who=f.id, total=ov[0],
                 was=roll.total, reason=ov[1])
-        roll = replace(roll, total=ov[0])
+        roll = roll._replace(total=ov[0])
     return roll
 
 

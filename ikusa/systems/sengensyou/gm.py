@@ -53,15 +53,14 @@ def in_alarm(st: SengensyouState, t: Fighter) -> bool:
 
 
 def _ambush(st: SengensyouState, a: Fighter) -> str | None:
-    s = st.enc.surprise
-    if s is not None and st.turn == 1 and a.side == s.side:
+    s = st.ambush  # the encounter's surprise (G-R24), read once per state
+    if s is not None and st.turn == 1 and a.spec.side == s.side:
         return s.range
     return None
 
 
 def surprise(st: SengensyouState, a: Fighter, t: Fighter) -> SurpriseEffect:
     """G-R24 / G-R27: how surprise limits ``t``'s defence against ``a`` now."""
-    limited = SurpriseEffect(penalty=st.opt.surprise_unaware_penalty, dice_cap=st.opt.surprise_max_dice)
     rng = "within" if a.hidden else _ambush(st, a)
     if rng is None:
         return NONE
@@ -69,7 +68,7 @@ def surprise(st: SengensyouState, a: Fighter, t: Fighter) -> SurpriseEffect:
         if not a.hidden and perception(t) >= stealth(a):
             return NONE  # noticed the attacker: a normal attack
         if in_alarm(st, t) or t.spec.vigilant:
-            return limited
+            return SurpriseEffect(penalty=st.opt.surprise_unaware_penalty, dice_cap=st.opt.surprise_max_dice)
         return SurpriseEffect(no_evasion=True)
     # beyond 30 m (outside / far)
     if in_alarm(st, t):

@@ -41,8 +41,12 @@ def gain(st: SengensyouState, f: Fighter, n: int, rule: str, why: str) -> None:
         return
     before = f.graze
     f.graze += n
-    st.emit("graze_gain", rule, f"{f.name} グレイズ +{n} ({why}) {before}→{f.graze}", who=f.id, gained=n,
-            graze=f.graze)
+    st.emit_lazy("graze_gain", rule, _gain_text, (f.name, n, why, before, f.graze), who=f.id, gained=n,
+                 graze=f.graze)
+
+
+def _gain_text(name: str, n: int, why: str, before: int, now: int) -> str:
+    return f"{name} グレイズ +{n} ({why}) {before}→{now}"
 
 
 def boost_cost(kind: str, plus: int, targets: int = 1) -> int:
@@ -62,9 +66,13 @@ def spend_boost(st: SengensyouState, f: Fighter, kind: str, plus: int) -> int:
         return 0
     cost = boost_cost(kind, plus)
     _spend(f, cost)
-    st.emit("graze_boost", "G-R12", f"{f.name} グレイズ{cost}消費 ({BOOST_RATE[kind]}:1) → ダメージ+{plus} "
-            f"(残{f.graze})", who=f.id, spent=cost, plus=plus, graze=f.graze)
+    st.emit_lazy("graze_boost", "G-R12", _boost_text, (f.name, cost, BOOST_RATE[kind], plus, f.graze), who=f.id,
+                 spent=cost, plus=plus, graze=f.graze)
     return plus
+
+
+def _boost_text(name: str, cost: int, rate: int, plus: int, left: int) -> str:
+    return f"{name} グレイズ{cost}消費 ({rate}:1) → ダメージ+{plus} (残{left})"
 
 
 def reiryoku_options(f: Fighter) -> list[Option]:
@@ -102,6 +110,10 @@ def spend_reigeki(st: SengensyouState, f: Fighter, k: int, reduction: int) -> in
     """Apply 霊撃 (after 防御専念 halving, G-R07); returns the new reduction."""
     _spend(f, REIGEKI_RATE * k)
     new = max(0, reduction - k)
-    st.emit("reigeki", "G-R12,G-R07", f"{f.name} 霊撃 グレイズ{REIGEKI_RATE * k}消費 → DP減少 {reduction}→{new} "
-            f"(残{f.graze})", who=f.id, spent=REIGEKI_RATE * k, reduction=new, graze=f.graze)
+    st.emit_lazy("reigeki", "G-R12,G-R07", _reigeki_text, (f.name, REIGEKI_RATE * k, reduction, new, f.graze),
+                 who=f.id, spent=REIGEKI_RATE * k, reduction=new, graze=f.graze)
     return new
+
+
+def _reigeki_text(name: str, spent: int, reduction: int, new: int, left: int) -> str:
+    return f"{name} 霊撃 グレイズ{spent}消費 → DP減少 {reduction}→{new} (残{left})"

@@ -8,8 +8,11 @@ pursuer; optionally a running score (+1/−1) that must reach the GM's value (de
 
 from __future__ import annotations
 
+from functools import partial
+
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import Fighter
+from ikusa.systems.sengensyou.checks_flow import PoolRoll
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 from ikusa.systems.sengensyou.status import move_block
 
@@ -19,20 +22,45 @@ def free_move(f: Fighter) -> int:
     return f.stat("身体") + f.skill("回避")
 
 
-def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
-    """Escape declaration, then movement (free first, rolled last: the longest list)."""
+#: G-R09: the escape declaration (the same option every time)
+ESCAPE = Option("escape", "逃走を宣言 (ターン終了時に知性+〈飛行〉で対抗判定)")
+
+
+def free_options(st: SengensyouState, f: Fighter, enemies: list[Fighter] | None = None) -> list[Option]:
+    """Escape declaration, then movement (free first, rolled last: the longest list);
+    ``enemies``: ``st.enemies(f)`` when the caller has it."""
     opts: list[Option] = []
     if st.fx.book.active and move_block(st, f.id) is not None:
         return opts  # G-R08/G-R09: immobile or confined (status.py)
-    if not f.escaping and st.enemies(f):
-        opts.append(Option("escape", "逃走を宣言 (ターン終了時に知性+〈飛行〉で対抗判定)"))
+    if not f.escaping and (st.enemies(f) if enemies is None else enemies):
+        opts.append(ESCAPE)
     if not f.moved:
-        metres, dp = free_move(f), f.dp
-        opts += st.options(("move", metres, dp), lambda: [
-            Option("move:free", f"移動 {metres}mまで (判定無し, DP不要)"),
-            *(Option(f"move:roll:{n}", f"移動判定 {n}DP 身体+〈回避〉{metres}+{n}D6 (m)", n, None, {})
-              for n in range(1, dp + 1))])
+        opts += moves(st, free_move(f), f.dp)
     return opts
+
+
+def moves(st: SengensyouState, metres: int, dp: int) -> tuple[Option, ...]:
+    """移動 up to ``metres`` with no check, then 移動判定 with 1 … ``dp`` DP.  Issue #12: kept
+    per distance on the encounter and made longer when a later move has more DP (the list for
+    fewer DP is its beginning; a longer copy replaces the kept one)."""
+    memo = st.grow_memo
+    key = ("move", metres)
+    got: tuple[Option, ...] = memo.get(key, ((), (), ()))[2]
+    if len(got) <= dp:
+        if not got:
+            got = (Option.lazy("move:free", partial(_free_label, metres)),)
+        got += tuple(Option.lazy(f"move:roll:{n}", partial(_roll_label, n, metres), n, None, {})
+                     for n in range(len(got), dp + 1))
+        memo[key] = ((), (), got)
+    return got[:dp + 1]
+
+
+def _free_label(metres: int) -> str:
+    return f"移動 {metres}mまで (判定無し, DP不要)"
+
+
+def _roll_label(n: int, metres: int) -> str:
+    return f"移動判定 {n}DP 身体+〈回避〉{metres}+{n}D6 (m)"
 
 
 def move(st: SengensyouState, f: Fighter, key: str) -> None:
@@ -46,8 +74,11 @@ def move(st: SengensyouState, f: Fighter, key: str) -> None:
     f.spend_dp(n)
     f.turn_dp_spent = True
     roll = st.check(f, free_move(f), n, f"{f.name} 移動")
-    st.emit("move", "G-R08,G-G11", f"{f.name} 移動判定 身体+〈回避〉 {roll.show()} → {roll.total}m (DP→{f.dp})",
-            who=f.id, metres=roll.total, dp=n)
+    st.emit_lazy("move", "G-R08,G-G11", _move_text, (f.name, roll, f.dp), who=f.id, metres=roll.total, dp=n)
+
+
+def _move_text(name: str, roll: PoolRoll, dp: int) -> str:
+    return f"{name} 移動判定 身体+〈回避〉 {roll.show()} → {roll.total}m (DP→{dp})"
 
 
 def declare_escape(st: SengensyouState, f: Fighter) -> None:

@@ -5,12 +5,15 @@ when a target's DP runs out; spend graze on damage; evade while it is cheap."""
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import Any
 
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou.bullets import HOMING_BOOST_BONUS
 from ikusa.systems.sengensyou.checks_flow import p_at_least
 from ikusa.systems.sengensyou.defence import evade_base
+
+_KEY = attrgetter("key")
 
 
 class RandomPolicy:
@@ -53,36 +56,65 @@ class GreedyPolicy:
     # -- own action ------------------------------------------------------------------
     def _action(self, st: Any, d: Decision) -> str:
         f = st.f(d.actor)
-        keys = d.keys()
+        opts = d.options
         if f.hp * 2 < f.hp_max:  # (the key scans only when they can matter: issue #12)
-            deploy = [k for k in keys if k.startswith("deploy:")]
+            deploy = [o.key for o in opts if o.key.startswith("deploy:")]
             if deploy:
                 return deploy[0]
         if f.dp <= 2:
-            shoudan = [k for k in keys if k.startswith("shoudan:")]
+            shoudan = [o.key for o in opts if o.key.startswith("shoudan:")]
             if shoudan:
                 return shoudan[0]
         # the first option of the highest score above 0.5 (a later equal score never wins)
-        best_score, best_key = 0.5, "wait" if "wait" in keys else "end"
+        best_score, best_key = 0.5, "wait" if "wait" in map(_KEY, opts) else "end"
         score_of = self._score
         dp, fighters = f.dp, st.fighters
-        for o in d.options:
+        # issue #12: _score's shot, melee and homing lines inlined (the same floats from the
+        # same operations in the same order), with each target's DP read once per decision
+        dps = {tid: g.dp for tid, g in fighters.items()}
+        #: homing: per (target, 達成値) the two parts of a target's score, worked out once
+        homing_parts: dict[tuple[str, int], tuple[float, float]] = {}
+        for o in opts:
             data = o.data
             kind = data.get("kind")
-            if kind not in SCORED:  # _score gives None (issue #12: moves, その他 … not scored at all)
-                continue
-            if kind == "shot":  # the most numerous: _score's shot line, inlined (issue #12)
+            if kind == "shot":  # the most numerous
                 dmg = float(data.get("exp_damage", 0.0))
                 cost = o.cost or 0
                 odds = o.odds or 0.0
-                if odds >= 0.75 and fighters[data["target"]].dp <= 5:
-                    score: float | None = dmg * odds + 4 - 0.3 * cost
+                if odds >= 0.75 and dps[data["target"]] <= 5:
+                    score = dmg * odds + 4 - 0.3 * cost
                 else:
-                    reserve = 0.0 if dp - cost >= 4 else 2.0
-                    score = 0.45 * min(cost, 5) + 0.5 * odds * dmg - 0.6 * max(0, cost - 5) - reserve
-            else:
-                score = score_of(st, f, o)
-            if score is not None and score > best_score:
+                    score = (0.45 * (cost if cost < 5 else 5) + 0.5 * odds * dmg - 0.6 * (cost - 5 if cost > 5 else 0)
+                             - (0.0 if dp - cost >= 4 else 2.0))
+            elif kind == "melee":
+                dmg = float(data.get("exp_damage", 0.0))
+                cost = o.cost or 0
+                hit = 1.0 if dps[data["target"]] == 0 else 0.4
+                score = float((o.odds or 0.0) * (hit * dmg + 0.5 * cost) - 0.5 * cost
+                              - (0.0 if dp - cost >= 4 else 2.0))
+            elif kind == "homing":
+                dmg = float(data.get("exp_damage", 0.0))
+                cost = o.cost or 0
+                reserve = 0.0 if dp - cost >= 4 else 2.0
+                base = int(data.get("base", 0))
+                s = 0.0
+                for tid, boost in zip(data["targets"], data["boosts"], strict=True):
+                    total = base + HOMING_BOOST_BONUS * boost
+                    part = homing_parts.get((tid, total))
+                    if part is None:
+                        t = fighters[tid]
+                        miss = p_at_least(evade_base(st, t), t.dp, total) if t.dp else 0.0
+                        part = homing_parts[(tid, total)] = (1 - miss, 0.3 * min(t.dp, 4))
+                    s += part[0] * dmg + part[1]
+                score = float(s - 0.5 * cost - reserve)
+            elif kind in SCORED:
+                got = score_of(st, f, o)
+                if got is None:
+                    continue
+                score = got
+            else:  # _score gives None (moves, その他 …: not scored at all)
+                continue
+            if score > best_score:
                 best_score, best_key = score, o.key
         return best_key
 

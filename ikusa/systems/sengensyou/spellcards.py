@@ -12,6 +12,8 @@ Each card is used once per battle (host data, G-G24).
 
 from __future__ import annotations
 
+from functools import partial
+
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou import defence
 from ikusa.systems.sengensyou.catalog import Catalog, SpellCard, catalog
@@ -47,47 +49,102 @@ def _recover(st: SengensyouState, f: Fighter, c: SpellCard, why: str, n: int) ->
     """Recover ``n`` DP (the user's [Lv or 3], G-G24), capped (G-G03)."""
     before = f.dp
     got = f.gain_dp(n, cap=st.opt.dp_cap_recovery)
-    st.emit("sc_recovery", "G-R21,G-G24", f"{f.name} {c.name} ({why}): 弾消し DP+{n} → {before}→{f.dp}/{f.dp_max}",
-            who=f.id, card=c.id, recovery=n, gained=got, dp=f.dp)
+    st.emit_lazy("sc_recovery", "G-R21,G-G24", _recover_text, (f.name, c.name, why, n, before, f.dp, f.dp_max),
+                 who=f.id, card=c.id, recovery=n, gained=got, dp=f.dp)
 
 
-def free_options(st: SengensyouState, f: Fighter) -> list[Option]:
-    """展開型 deploy and 消費型 消弾, usable any time (no action spent)."""
-    opts = [Option(f"deploy:{c.id}", f"展開型スペルカード {c.name} を展開 (HP{c.hp}, DP+{recovery(st, f, c)})")
+def _recover_text(name: str, card: str, why: str, n: int, before: int, dp: int, dp_max: int) -> str:
+    return f"{name} {card} ({why}): 弾消し DP+{n} → {before}→{dp}/{dp_max}"
+
+
+#: the key part of a fighter who has used no spell card yet
+NONE_USED: frozenset[str] = frozenset()
+
+
+def used_key(f: Fighter) -> frozenset[str]:
+    """The cards ``f`` has used, as a memo key (issue #12): the options below are made of
+    nothing else besides the character sheet."""
+    used = f.sc_used
+    return frozenset(used) if used else NONE_USED
+
+
+def free_options(st: SengensyouState, f: Fighter) -> tuple[Option, ...]:
+    """展開型 deploy and 消費型 消弾, usable any time (no action spent); kept per character
+    sheet and cards left (issue #12: they are made of nothing else)."""
+    if not f.spec.spell_cards:
+        return ()
+    return st.fighter_options(f, ("sc_free", used_key(f)), partial(_free_options, st, f))
+
+
+def _free_options(st: SengensyouState, f: Fighter) -> list[Option]:
+    opts = [Option.lazy(f"deploy:{c.id}", partial(_deploy_label, c.name, c.hp, recovery(st, f, c)))
             for c in unused(f, "deploy")]
-    opts += [Option(f"shoudan:{c.id}", f"{c.name} で消弾 (味方全員DP+{recovery(st, f, c)})")
+    opts += [Option.lazy(f"shoudan:{c.id}", partial(_shoudan_label, c.name, recovery(st, f, c)))
              for c in unused(f, "consume")]
     return opts
 
 
-def defend_options(st: SengensyouState, t: Fighter) -> list[Option]:
-    return [Option(f"sc_defend:{c.id}", f"{c.name} で防御 (自分への効果を全て無効化, DP+{recovery(st, t, c)})")
+def _deploy_label(name: str, hp: int, n: int) -> str:
+    return f"展開型スペルカード {name} を展開 (HP{hp}, DP+{n})"
+
+
+def _shoudan_label(name: str, n: int) -> str:
+    return f"{name} で消弾 (味方全員DP+{n})"
+
+
+def defend_options(st: SengensyouState, t: Fighter) -> tuple[Option, ...]:
+    if not t.spec.spell_cards:
+        return ()
+    return st.fighter_options(t, ("sc_defend", used_key(t)), partial(_defend_options, st, t))
+
+
+def _defend_options(st: SengensyouState, t: Fighter) -> list[Option]:
+    return [Option.lazy(f"sc_defend:{c.id}", partial(_defend_label, c.name, recovery(st, t, c)))
             for c in unused(t, "consume")]
 
 
-def reaction_options(st: SengensyouState, t: Fighter) -> list[Option]:
+def _defend_label(name: str, n: int) -> str:
+    return f"{name} で防御 (自分への効果を全て無効化, DP+{n})"
+
+
+def reaction_options(st: SengensyouState, t: Fighter) -> tuple[Option, ...]:
     """Spell-card choices inside a defence or 弾幕 decision."""
+    if not t.spec.spell_cards:
+        return ()
     return free_options(st, t) + defend_options(st, t)
 
 
-def attack_options(st: SengensyouState, f: Fighter) -> list[Option]:
-    """消費型 as the own action: the card's damage effect."""
+def attack_options(st: SengensyouState, f: Fighter,
+                   targets: tuple[tuple[str, str], ...] | None = None) -> tuple[Option, ...]:
+    """消費型 as the own action: the card's damage effect, at one of ``targets`` (the visible
+    enemies' (id, name), ``st.enemies(f)`` not hidden) unless it hits them all."""
+    if not f.spec.spell_cards:
+        return ()
+    if targets is None:
+        targets = tuple((t.id, t.name) for t in st.enemies(f) if not t.hidden)
+    return st.fighter_options(f, ("sc_attack", used_key(f), targets), partial(_attack_options, st, f, targets))
+
+
+def _attack_options(st: SengensyouState, f: Fighter, targets: tuple[tuple[str, str], ...]) -> list[Option]:
     opts: list[Option] = []
     for c in unused(f, "consume"):
         if c.damage_dice <= 0:
             continue
         info = (f"{c.damage_dice}D+{c.stat}, 固定達成値{hit_value(f, c)}, 自分のDP+{recovery(st, f, c)}; "
                 "行動を消費")
+        exp = c.damage_dice * 3.5 + f.stat(c.stat)
         if c.targets == "all":
-            opts.append(Option(f"sc:{c.id}", f"消費型 {c.name} → 敵全員 ({info})", data={"kind": "sc",
-                                                                   "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
+            opts.append(Option.lazy(f"sc:{c.id}", partial(_attack_label, c.name, "敵全員", info),
+                                    data={"kind": "sc", "exp_damage": exp}))
         else:
-            for t in st.enemies(f):
-                if not t.hidden:
-                    opts.append(Option(f"sc:{c.id}:{t.id}", f"消費型 {c.name} → {t.name} ({info})",
-                                       data={"kind": "sc", "target": t.id,
-                                             "exp_damage": c.damage_dice * 3.5 + f.stat(c.stat)}))
+            for tid, tname in targets:
+                opts.append(Option.lazy(f"sc:{c.id}:{tid}", partial(_attack_label, c.name, tname, info),
+                                        data={"kind": "sc", "target": tid, "exp_damage": exp}))
     return opts
+
+
+def _attack_label(name: str, whom: str, info: str) -> str:
+    return f"消費型 {name} → {whom} ({info})"
 
 
 def use_free(st: SengensyouState, f: Fighter, key: str) -> None:

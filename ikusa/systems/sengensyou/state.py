@@ -7,7 +7,8 @@ plus the decision list, so the generator never needs serialising.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
+from operator import attrgetter
 from typing import Any
 
 from ikusa.dice.source import DiceSource, ScriptedSource
@@ -19,9 +20,10 @@ from ikusa.systems.sengensyou.character import Fighter, new_fighter
 from ikusa.systems.sengensyou.check import fixed_dice_value
 from ikusa.systems.sengensyou.checks_flow import PoolRoll, pool
 from ikusa.systems.sengensyou.effects import GM_REFRESH, SengensyouFx, gm_pool
-from ikusa.systems.sengensyou.encounter import Encounter
+from ikusa.systems.sengensyou.encounter import Encounter, Surprise
 
 Flow = Generator[Decision, str, None]
+_KEY = attrgetter("key")
 
 
 class SengensyouState:
@@ -37,12 +39,14 @@ class SengensyouState:
         self.opt = encounter.options
         #: the encounter's sides, in order (issue #12: asked at every update_end)
         self.sides: list[str] = encounter.sides
+        self._constants()
         self.fighters: dict[str, Fighter] = {}
+        cat = encounter.catalog  # (a pydantic private attribute: read once)
         for c in encounter.characters:
-            self.fighters[c.id] = new_fighter(c, self.opt, cat=encounter.catalog)
+            self.fighters[c.id] = new_fighter(c, self.opt, cat=cat)
         self.arrivals: dict[str, int] = {}
         for r in encounter.reinforcements:
-            f = new_fighter(r.character, self.opt, cat=encounter.catalog)
+            f = new_fighter(r.character, self.opt, cat=cat)
             f.in_battle = False
             self.fighters[r.character.id] = f
             self.arrivals[r.character.id] = r.turn
@@ -62,6 +66,8 @@ class SengensyouState:
         #: the same for one fighter's options (shots, melee …): see fighter_options()
         self.fighter_memo: dict[tuple[Any, ...], tuple[object, object, tuple[Option, ...]]] = \
             encounter.memo("fighter_options")
+        #: the same for lists that grow with the attacker's DP (shots, melee: attack_options.py)
+        self.grow_memo: dict[tuple[Any, ...], tuple[Any, ...]] = encounter.memo("growing")
         self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
         #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
         self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))
@@ -70,6 +76,16 @@ class SengensyouState:
         self.cursor: tuple[list[str], int] | None = None
         self._flow: Flow = battle(self)
         self._pending: Decision | None = self._step(None)
+
+    def _constants(self) -> None:
+        """Numbers of the encounter and its options asked on every option list (issue #12:
+        read once, not through properties): the players' side, G-R29 fixed NPC values, the
+        G-G09 tie shift and the G-R24 ambush."""
+        enc, opt = self.enc, self.opt
+        self.pcs: str = enc.pcs
+        self.fixed_npcs: bool = opt.fixed_npc_dice
+        self.tie: int = 0 if opt.defence_tie == "defender" else 1
+        self.ambush: Surprise | None = enc.surprise
 
     # -- GameState ---------------------------------------------------------------------
     def pending(self) -> Decision | None:
@@ -81,7 +97,7 @@ class SengensyouState:
             from ikusa.systems.sengensyou.refusals import OVER
 
             raise RuleViolation(*OVER)
-        if d.option(action) is None:
+        if action not in map(_KEY, d.options):  # (Decision.option's scan, in C: issue #12)
             raise self.explain_illegal(action)
         self.dice = dice
         self._pending = self._step(action)
@@ -105,6 +121,7 @@ class SengensyouState:
             raise ValueError(f"a sengensyou state is cloned at an action decision, not at {d and d.kind!r}")
         new = SengensyouState.__new__(SengensyouState)
         new.enc, new.opt, new.sides = self.enc, self.opt, self.sides
+        new._constants()
         new.fighters = {k: f.copy() for k, f in self.fighters.items()}
         new.arrivals = dict(self.arrivals)
         new.turn, new.order, new.winner = self.turn, list(self.order), self.winner
@@ -112,6 +129,7 @@ class SengensyouState:
         new.dice = ScriptedSource([])
         new.out = list(self.out)
         new.variant_memo, new.option_memo, new.fighter_memo = self.variant_memo, self.option_memo, self.fighter_memo
+        new.grow_memo = self.grow_memo
         new.attack_serial = self.attack_serial
         new.fx = self.fx.copy()
         order, index = self.cursor
@@ -164,6 +182,11 @@ class SengensyouState:
     def emit(self, kind: str, rule: str, text: str, **data: Any) -> None:
         self.out.append(Event(kind, rule, text, data))
 
+    def emit_lazy(self, kind: str, rule: str, fmt: Callable[..., str], args: tuple[Any, ...], **data: Any) -> None:
+        """:meth:`emit` with the text ``fmt(*args)`` made when first read (issue #12: an AI
+        running battles never reads it); ``args`` are values that never change (no fighter)."""
+        self.out.append(Event.lazy(kind, rule, fmt, args, data))
+
     def f(self, fid: str) -> Fighter:
         return self.fighters[fid]
 
@@ -186,21 +209,25 @@ class SengensyouState:
             got = self.fighter_memo[k] = (f.spec, f.cat, tuple(build()))
         return got[2]
 
+    # (Fighter.active inlined in these three: issue #12, they run on every option list)
     def active(self) -> list[Fighter]:
-        return [f for f in self.fighters.values() if f.active]
+        return [f for f in self.fighters.values() if f.in_battle and not f.down and not f.escaped]
 
     def enemies(self, f: Fighter) -> list[Fighter]:
-        return [g for g in self.fighters.values() if g.active and g.side != f.side]
+        side = f.side
+        return [g for g in self.fighters.values() if g.side != side and g.in_battle and not g.down and not g.escaped]
 
     def allies(self, f: Fighter) -> list[Fighter]:
-        return [g for g in self.fighters.values() if g.active and g.side == f.side and g.id != f.id]
+        side, fid = f.side, f.id
+        return [g for g in self.fighters.values()
+                if g.side == side and g.id != fid and g.in_battle and not g.down and not g.escaped]
 
     def is_pc(self, f: Fighter) -> bool:
-        return f.side == self.enc.pcs
+        return f.spec.side == self.pcs
 
     def uses_fixed_dice(self, f: Fighter) -> bool:
         """G-R29: NPC checks read each die as 3.5 (no roll) when the option is on."""
-        return self.opt.fixed_npc_dice and not self.is_pc(f)
+        return self.fixed_npcs and f.spec.side != self.pcs
 
     def fixed_dice(self, n: int) -> int:
         """The GM's fixed value of n dice (G-R29, rounding G-G30)."""
@@ -216,9 +243,13 @@ class SengensyouState:
     def update_end(self) -> bool:
         """The battle ends when at most one side still has characters in it (or coming: a
         reinforcement due after the turn cap never arrives, so it does not keep a side alive)."""
-        cap = self.opt.max_turns
-        staying = {g.spec.side for g in self.fighters.values()  # one pass (issue #12)
-                   if (g.in_battle or self.arrivals.get(g.spec.id, 0) <= cap) and not g.down and not g.escaped}
+        arrivals = self.arrivals
+        if arrivals:  # one pass (issue #12)
+            cap = self.opt.max_turns
+            staying = {g.side for g in self.fighters.values()
+                       if (g.in_battle or arrivals.get(g.id, 0) <= cap) and not g.down and not g.escaped}
+        else:  # (no reinforcements: `in_battle or 0 <= cap` always holds)
+            staying = {g.side for g in self.fighters.values() if not g.down and not g.escaped}
         alive = [side for side in self.sides if side in staying]
         if len(alive) <= 1:
             self.finished = True
@@ -230,7 +261,7 @@ class SengensyouState:
 REFRESHED = frozenset({"action", "defence", "barrage", "initiative"})
 
 
-def ask(actor: str, kind: str, prompt: str, options: list[Option]) -> Generator[Decision, str, str]:
+def ask(actor: str, kind: str, prompt: str, options: Sequence[Option]) -> Generator[Decision, str, str]:
     """Yield one decision and return the chosen key.  A GM ruling made while it is pending
     (issue #8 §2) sends ``GM_REFRESH``: the askers in :data:`REFRESHED` get it and ask anew
     from the changed state; any other question is asked again as it was."""

@@ -71,28 +71,36 @@ def turn_start(st: SengensyouState) -> Flow:
     st.emit("turn_start", "G-G04", f"── 第{st.turn}ターン ──", turn=st.turn)
     from ikusa.systems.sengensyou.gm import arrive_reinforcements, simplified_order
 
-    for f in st.active():
-        if st.turn > 1:
+    if st.turn > 1:
+        for f in st.active():
             recover(st, f)
-    arrive_reinforcements(st)  # after recovery: they enter with DP回復数 × 2 (G-R28)
-    for f in st.active():
+    if st.arrivals:
+        arrive_reinforcements(st)  # after recovery: they enter with DP回復数 × 2 (G-R28)
+    act = st.active()
+    for f in act:
         f.acted = f.guard_used = f.focus = f.moved = f.escaping = f.waited = f.turn_dp_spent = False
     if st.opt.simplified:
         st.order = simplified_order(st)
     else:
-        for f in st.active():
-            if st.opt.ask_declarations:
+        ask_dp = st.opt.ask_declarations
+        for f in act:
+            if ask_dp:
                 yield from declare(st, f)
             else:
                 f.declared = f.dp
         st.order = initiative_order(st)
-    names = " > ".join(f"{st.f(i).name}({st.f(i).declared})" for i in st.order)
-    st.emit("initiative", "G-G04", f"イニシアティブ: {names}", order=list(st.order))
+    fs = st.fighters
+    st.emit_lazy("initiative", "G-G04", _initiative_text, (tuple((fs[i].name, fs[i].declared) for i in st.order),),
+                 order=list(st.order))
     yield from choose_rows(st)
     for fid in st.order:
-        f = st.f(fid)
-        if f.active and f.row == "back":
+        f = fs[fid]
+        if f.row == "back" and f.active:
             yield from declare_focus(st, f)
+
+
+def _initiative_text(names: tuple[tuple[str, int], ...]) -> str:
+    return "イニシアティブ: " + " > ".join(f"{name}({dp})" for name, dp in names)
 
 
 def recover(st: SengensyouState, f: Fighter) -> None:
@@ -105,20 +113,23 @@ def recover(st: SengensyouState, f: Fighter) -> None:
         bonus += text + (" DP回復停止" if stopped else "")
     before = f.dp
     got = f.gain_dp(n, cap=st.opt.dp_cap_recovery)
-    st.emit("dp_recovery", "G-G03,G-R06",
-            f"{f.name} DP回復 {f.dp_recovery}{bonus} → +{got} (DP {before}→{f.dp}/{f.dp_max})",
-            who=f.id, recovery=n, gained=got, dp=f.dp)
+    st.emit_lazy("dp_recovery", "G-G03,G-R06", _recovery_text, (f.name, f.dp_recovery, bonus, got, before, f.dp,
+                                                                   f.dp_max), who=f.id, recovery=n, gained=got, dp=f.dp)
     f.wait_bonus = 0
+
+
+def _recovery_text(name: str, rec: int, bonus: str, got: int, before: int, dp: int, dp_max: int) -> str:
+    return f"{name} DP回復 {rec}{bonus} → +{got} (DP {before}→{dp}/{dp_max})"
 
 
 def declare(st: SengensyouState, f: Fighter) -> Flow:
     """G-G04: declare a DP value (≤ current DP; lower = delay) for the initiative order."""
     while True:  # asked anew when a GM ruling changes the DP (issue #8 §2)
         opts = st.options(("declare", f.dp), partial(_declarations, f.dp))  # shared per DP (issue #12)
-        key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", list(opts))
+        key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", opts)
         if key != GM_REFRESH:
             break
-    f.declared = int(key.split(":")[1])
+    f.declared = int(key[8:])  # "declare:<n>"
 
 
 def _declarations(dp: int) -> list[Option]:
@@ -128,10 +139,11 @@ def _declarations(dp: int) -> list[Option]:
 
 def initiative_order(st: SengensyouState) -> list[str]:
     """G-G04: descending declared DP; ties: higher 感覚, then PCs (invented), then listing."""
-    idx = {fid: i for i, fid in enumerate(st.fighters)}
-    act = st.active()
-    act.sort(key=lambda g: (-g.declared, -g.stat("感覚"), 0 if st.is_pc(g) else 1, idx[g.id]))
-    return [g.id for g in act]
+    pcs = st.pcs
+    act = [(-g.declared, -g.stat("感覚"), 0 if g.side == pcs else 1, i, g.id)
+           for i, g in enumerate(st.fighters.values()) if g.active]
+    act.sort()  # (the listing index is unique: the id never decides)
+    return [t[4] for t in act]
 
 
 def back_allowed(members: list[Fighter], i: int, front: int, back: int) -> bool:
@@ -147,29 +159,41 @@ def choose_rows(st: SengensyouState) -> Flow:
     """G-R10 (003:L104-110): at turn start each party splits into 前衛/後衛, back ≤ front.
     In the simplified rules (G-R30) the same split is called 接敵機動/回避機動: 回避機動 can
     neither make nor receive ショット/近接攻撃."""
-    names = SIMPLE_ROW_JA if st.opt.simplified else ROW_JA
+    simple = st.opt.simplified
+    names = SIMPLE_ROW_JA if simple else ROW_JA
+    front_row, back_row = st.options(("rows", simple), partial(_row_options, names))
     for side in st.sides:
-        members = [g for g in st.active() if g.side == side]
+        members = [g for g in st.fighters.values() if g.active and g.side == side]
+        if not members:
+            continue
         front = back = 0
         for i, g in enumerate(members):
-            opts = [Option("row:front", names["front"], None, None, {"row": "front"})]
             if back_allowed(members, i, front, back):
-                opts.append(Option("row:back", names["back"], None, None, {"row": "back"}))
-            if len(opts) == 1:
-                key = "row:front"
-            else:
                 key = yield from ask(g.id, "row", f"{g.name}: {names['front']}か{names['back']}か "
-                                     f"({names['front']}{front}/{names['back']}{back} 決定済み)", opts)
-            g.row = "back" if key == "row:back" else "front"
-            if g.row == "back":
+                                     f"({names['front']}{front}/{names['back']}{back} 決定済み)", (front_row, back_row))
+            else:
+                key = "row:front"
+            if key == "row:back":
+                g.row = "back"
                 back += 1
             else:
+                g.row = "front"
                 front += 1
-        if members:
-            rows = ", ".join(f"{g.name}={names[g.row]}" for g in members)
-            st.emit("rows", "G-R10,G-R30" if st.opt.simplified else "G-R10",
-                    f"隊列 {side}: {rows} ({names['front']}{front} ≥ {names['back']}{back})",
-                    side=side, front=front, back=back)
+        st.emit_lazy("rows", "G-R10,G-R30" if simple else "G-R10", _rows_text,
+                     (side, tuple(g.name for g in members), tuple(g.row for g in members), front, back, simple),
+                     side=side, front=front, back=back)
+
+
+def _row_options(names: dict[str, str]) -> list[Option]:
+    """The two row choices (kept per naming: they never change)."""
+    return [Option("row:front", names["front"], None, None, {"row": "front"}),
+            Option("row:back", names["back"], None, None, {"row": "back"})]
+
+
+def _rows_text(side: str, names: tuple[str, ...], rows: tuple[str, ...], front: int, back: int, simple: bool) -> str:
+    ja = SIMPLE_ROW_JA if simple else ROW_JA
+    shown = ", ".join(f"{name}={ja[row]}" for name, row in zip(names, rows, strict=True))
+    return f"隊列 {side}: {shown} ({ja['front']}{front} ≥ {ja['back']}{back})"
 
 
 def declare_focus(st: SengensyouState, f: Fighter) -> Flow:
