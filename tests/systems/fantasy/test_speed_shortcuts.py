@@ -15,6 +15,7 @@ surprise):
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from ikusa.dice.source import RandomSource
 from ikusa.systems.fantasy.conditions import effective
@@ -72,8 +73,9 @@ def _check_options(st: FantasyState) -> None:
         assert [t.id for t in form.reach_from((f.unit, fr))] == tried
 
 
-def test_shortcuts_agree_with_the_long_way_in_generated_battles() -> None:
-    steps = 0
+def _generated_steps() -> Iterator[FantasyState]:
+    """Every decision of 16 seeded generated battles (greedy and random by turns, at most 150
+    decisions each): the state, before its pending decision is answered."""
     for seed in range(16):
         st = random_battle(seed)
         rng = random.Random(seed)
@@ -81,11 +83,17 @@ def test_shortcuts_agree_with_the_long_way_in_generated_battles() -> None:
         pol = GreedyPolicy() if seed % 2 else RandomPolicy()
         n = 0
         while (d := st.pending()) is not None and n < 150:
-            _check_fighters(st)
-            _check_options(st)
+            yield st
             st.apply(pol.choose(st, d, rng), dice)
             n += 1
-        steps += n
+
+
+def test_shortcuts_agree_with_the_long_way_in_generated_battles() -> None:
+    steps = 0
+    for st in _generated_steps():
+        _check_fighters(st)
+        _check_options(st)
+        steps += 1
     assert steps > 300
 
 
@@ -115,28 +123,20 @@ def test_kept_formation_memos_give_the_answers_of_fresh_ones() -> None:
     """The members/engagement/pincer memos a reading scope takes over from the last one (the
     fighters stand where they stood) answer as memos made afresh, at every step."""
     kept = 0
-    for seed in range(16):
-        st = random_battle(seed)
-        rng = random.Random(seed)
-        dice = RandomSource(seed)
-        pol = GreedyPolicy() if seed % 2 else RandomPolicy()
-        n = 0
-        while (d := st.pending()) is not None and n < 150:
-            if st.current is not None and not st.placing:
-                f = st.fighters[st.current]
-                form = st.formation
-                carried = form.kept
-                with st.reading():
-                    kept += form.kept is carried and carried is not None
-                    got = [(c.key, c.label, c.cost, c.odds, c.data, str(c.why_not)) for c in candidates(st, f)]
-                    units = {u: (form.pincered(u), [m.id for m in form.unit_members(u)],
-                                 [(fr, form.engaged_with((u, fr))) for fr in ("fore", "rear")]) for u in form.units()}
-                form.kept = None
-                with st.reading():
-                    assert got == [(c.key, c.label, c.cost, c.odds, c.data, str(c.why_not)) for c in candidates(st, f)]
-                    assert units == {u: (form.pincered(u), [m.id for m in form.unit_members(u)],
-                                         [(fr, form.engaged_with((u, fr))) for fr in ("fore", "rear")])
-                                     for u in form.units()}
-            st.apply(pol.choose(st, d, rng), dice)
-            n += 1
+    for st in _generated_steps():
+        if st.current is not None and not st.placing:
+            f = st.fighters[st.current]
+            form = st.formation
+            carried = form.kept
+            with st.reading():
+                kept += form.kept is carried and carried is not None
+                got = [(c.key, c.label, c.cost, c.odds, c.data, str(c.why_not)) for c in candidates(st, f)]
+                units = {u: (form.pincered(u), [m.id for m in form.unit_members(u)],
+                             [(fr, form.engaged_with((u, fr))) for fr in ("fore", "rear")]) for u in form.units()}
+            form.kept = None
+            with st.reading():
+                assert got == [(c.key, c.label, c.cost, c.odds, c.data, str(c.why_not)) for c in candidates(st, f)]
+                assert units == {u: (form.pincered(u), [m.id for m in form.unit_members(u)],
+                                     [(fr, form.engaged_with((u, fr))) for fr in ("fore", "rear")])
+                                 for u in form.units()}
     assert kept > 100  # the memos really are carried over

@@ -15,6 +15,7 @@ from ikusa.dice.source import RandomSource
 from ikusa.engine.errors import InputError
 from ikusa.systems.maai.policies import GreedyPolicy, RandomPolicy
 from ikusa.systems.maai.state import MaaiState
+from tests.systems.maai.mass_play import play_checking
 from tests.systems.ruling_driver import Session
 from tests.systems.test_rulings_property import random_ruling
 
@@ -43,14 +44,7 @@ def agrees(st: MaaiState) -> bool:
 
 @pytest.mark.parametrize("policy", [GreedyPolicy(), RandomPolicy()], ids=["greedy", "random"])
 def test_a_mass_battle_keeps_lists_that_agree_with_a_fresh_build(policy: Any) -> None:
-    enc = build(40)
-    served = 0
-    for seed in (1, 2):
-        st = MaaiState(enc)
-        rng, dice = random.Random(seed), RandomSource(seed)
-        while (d := st.pending()) is not None:
-            served += agrees(st)
-            st.apply(policy.choose(st, d, rng), dice)
+    served, _ = play_checking(build(40), policy, (1, 2), agrees)
     assert served > 50
 
 

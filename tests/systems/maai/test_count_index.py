@@ -27,6 +27,7 @@ from ikusa.systems.maai.encounter import encounter_from_dict
 from ikusa.systems.maai.policies import GreedyPolicy, RandomPolicy
 from ikusa.systems.maai.state import MaaiState
 from ikusa.systems.maai.units import Unit
+from tests.systems.maai.mass_play import play_checking
 from tests.systems.ruling_driver import Session
 from tests.systems.test_rulings_property import random_ruling
 
@@ -100,16 +101,7 @@ def mixed_doc(units: int, wounds: int = 3) -> dict[str, Any]:
                                              (mixed_doc(30), RandomPolicy())], ids=["greedy", "mixed", "random"])
 def test_the_index_agrees_with_a_scan_through_mass_battles(checked: type[Checks], doc: dict[str, Any],
                                                            policy: Any) -> None:
-    enc = encounter_from_dict(doc, "<test>")
-    kept = 0
-    maai = 0
-    for seed in (1, 2):
-        st = MaaiState(enc)
-        rng, dice = random.Random(seed), RandomSource(seed)
-        while (d := st.pending()) is not None:
-            kept += agrees_now(st)
-            st.apply(policy.choose(st, d, rng), dice)
-        maai += st.maai
+    kept, maai = play_checking(encounter_from_dict(doc, "<test>"), policy, (1, 2), agrees_now)
     assert checked.calls >= 15 and kept >= 100
     # one index a 間合 (nothing raised a count within one): the scan per turn is gone
     assert checked.builds <= maai
