@@ -108,23 +108,23 @@ class LinkService:
 
     def rotate(self, principal: Principal, role: str, name: str = "") -> str:
         """Revoke the link(s) of ``role``/``name`` and issue a new one (GM only)."""
-        self._require_gm(principal)
-        self._check_role(principal.table_id, role, name)
-        with self._writing(), Session(self.engine) as s, s.begin():
-            revoked = self._revoke(s, principal.table_id, role, name)
-            token = self._new_token(s, principal.table_id, role, name)
-        self.forget_links(revoked)
-        self._close_streams(principal.table_id, revoked)
-        return token
+        return self._revoke_links(principal, role, name, issue=True)
 
     def revoke(self, principal: Principal, role: str, name: str = "") -> None:
         """Revoke the link(s) of ``role``/``name`` (GM only); a later ``rotate`` issues a new one."""
+        self._revoke_links(principal, role, name, issue=False)
+
+    def _revoke_links(self, principal: Principal, role: str, name: str, issue: bool) -> str:
+        """Revoke in one transaction (and, with ``issue``, add the new link there too: its token is
+        returned, else ``""``); then the kept links and open streams of the revoked ones go."""
         self._require_gm(principal)
         self._check_role(principal.table_id, role, name)
         with self._writing(), Session(self.engine) as s, s.begin():
             revoked = self._revoke(s, principal.table_id, role, name)
+            token = self._new_token(s, principal.table_id, role, name) if issue else ""
         self.forget_links(revoked)
         self._close_streams(principal.table_id, revoked)
+        return token
 
     def links(self, principal: Principal) -> list[dict[str, Any]]:
         """The table's links (role, name, active) for the GM; tokens themselves are not stored."""
