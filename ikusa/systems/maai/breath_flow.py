@@ -9,12 +9,12 @@ allowed (S-G52) and triggers the overload check when the breath ends (S-R29); a 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai import fear, noncorporeal, option_odds
 from ikusa.systems.maai.attack_flow import defence_key
+from ikusa.systems.maai.breath_memo import BreathList, BreathWait, noted_options
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
 from ikusa.systems.maai.event_text import (
@@ -25,7 +25,7 @@ from ikusa.systems.maai.event_text import (
     maneuver_text,
     paid_text,
 )
-from ikusa.systems.maai.flow_base import GE_2D10, Wait
+from ikusa.systems.maai.flow_base import GE_2D10
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.option_odds import overload_note
@@ -68,27 +68,6 @@ def _simple(memo: dict[tuple[object, ...], Option], what: str, m: Move, cost: in
                        data={"kind": "feat", "move": m.id, "within": within})
         memo[ck] = o
     return o
-
-
-class BreathWait(Wait):
-    """A pending breath decision that also says where its own attack options are
-    (:attr:`BreathFlow.attack_spans`, ``None`` when not known), for a policy that reads
-    structured fields (policies.GreedyPolicy: a mass battle's breath decides without a pass
-    over every option's kind; issue #12 target 3).  Copies and pickles as the plain Decision."""
-
-    __slots__ = ("spans",)
-
-    def __init__(self, actor: str, fmt: Callable[..., str], args: tuple[Any, ...], options: tuple[Option, ...],
-                 handler: Callable[[str], None], spans: list[tuple[int, int, bool | None]] | None) -> None:
-        self.actor = actor
-        self.kind = "breath"
-        self._prompt = None
-        self._fmt = fmt
-        self._args = args
-        self.options = options
-        self.handler = handler
-        self.again = None
-        self.spans = spans
 
 
 class BreathFlow(MovementFlow):
@@ -188,11 +167,17 @@ class BreathFlow(MovementFlow):
         depend on: the unit's 活力, room, acted, zone, attacks this breath, stance, 無防備,
         reservations and 装填, and each enemy's state that enters the hit odds (down, zone,
         奇襲, stance, 無防備, armour, 陣形, reservations)."""
+        hit = self.cached_breath(u)
+        return self.build_breath_options(u) if hit is None else list(hit)
+
+    def cached_breath(self, u: Unit) -> BreathList | None:
+        """The cached list of :meth:`breath_options` (not a copy: never change it), ``None``
+        when ``u``'s situation is not one the cache serves."""
         simple = self.simple_units.get(u.id)
         self.breath_hit = None
         if (u.shinpu or u.dropped or u.broken or u.bleeding or u.collapse or u.origin
                 or not (self.simple_unit(u) if simple is None else simple) or len(self.units) > BREATH_CACHE_UNITS):
-            return self.build_breath_options(u)
+            return None
         self.attack_count = None  # not counted (build_breath_options counts)
         self.attack_spans = None
         side = u.side
@@ -204,13 +189,12 @@ class BreathFlow(MovementFlow):
                  for t in self.units if t.side != side])
         cache = self.breath_cache
         hit = cache.get(key)
-        if hit is None:
+        if not isinstance(hit, BreathList):  # not cached yet (every list cached is one)
             if len(cache) >= 20_000:
                 cache.clear()
-                self.caches.plans.clear()
-            hit = cache[key] = self.build_breath_options(u)
+            hit = cache[key] = BreathList(self.build_breath_options(u))
         self.breath_hit = hit
-        return list(hit)
+        return hit
 
     def build_breath_options(self, u: Unit) -> list[Option]:
         """Every legal choice of ``u``'s breath now (S-R27…S-R32, S-R37, S-R58, S-R59, S-G21).
@@ -414,28 +398,32 @@ class BreathFlow(MovementFlow):
         return out
 
     def ask_breath(self, u: Unit) -> None:
-        opts = self.breath_options(u)
-        hit = self.breath_hit  # the cached list opts copies (None: built anew)
-        listed, attacks = len(opts), self.attack_count
-        if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
-            opts = without_feared(self.fx, u.id, opts)
-            hit = None
         fx = self.fx
         nc = fx.noncorporeal
         # S-G05: no physical attacks on 非実体 units (maai/noncorporeal.py; any_in, inlined)
-        if (noncorporeal.any_in(self) if nc is None or fx.noncorporeal_units != len(self.units) else nc):
-            opts = noncorporeal.without_blocked(self, u, opts)
-            hit = None
-        # #13: odds vs the best reaction, overload (labels only; the attack count, unless filtered)
-        if hit is not None:  # a cached list: which options get which notes is worked out once
-            spans = None
-            plans = self.caches.plans
-            entry = plans.get(id(hit))
-            if entry is None or entry[0] is not hit:
-                entry = plans[id(hit)] = (hit, option_odds.annotation_plan(opts, u.cur_limit - u.breath_spent))
-            opts = option_odds.apply_plan(self, u, opts, entry[1])
+        blocked = noncorporeal.any_in(self) if nc is None or fx.noncorporeal_units != len(self.units) else nc
+        hit = self.cached_breath(u)
+        if hit is not None and not u.sig and not blocked:
+            # a cached list: its label plan is worked out once (#13: odds vs the best reaction,
+            # overload; the noted options are this state's, breath_memo.noted_options)
+            plan = hit.plan
+            if plan is None:
+                plan = hit.plan = option_odds.annotation_plan(hit, u.cur_limit - u.breath_spent)
+            options = noted_options(self, u, hit, plan)
+            if len(options) > 1:
+                self.wait = BreathWait(u.id, breath_prompt, (u.name, u.vigor, u.breath_spent, u.cur_limit), options,
+                                       self.breath_handler(u), None, hit)
+                return
+            opts = list(options)
         else:
-            kept = len(opts) == listed  # not filtered: the count and the spans still hold
+            opts = self.build_breath_options(u) if hit is None else list(hit)
+            listed, attacks = len(opts), self.attack_count
+            if u.sig:  # issue #8/S-G18: no attacks on what the unit fears
+                opts = without_feared(fx, u.id, opts)
+            if blocked:
+                opts = noncorporeal.without_blocked(self, u, opts)
+            # #13: odds vs the best reaction, overload (labels only; the attack count, unless filtered)
+            kept = hit is None and len(opts) == listed  # not filtered: the count and the spans still hold
             spans = self.attack_spans if kept else None
             opts = option_odds.annotate(self, u, opts, attacks if kept else None, spans)
         if len(opts) == 1:
@@ -446,7 +434,11 @@ class BreathFlow(MovementFlow):
                 self.do_pass(u)
             return
         self.wait = BreathWait(u.id, breath_prompt, (u.name, u.vigor, u.breath_spent, u.cur_limit), tuple(opts),
-                               lambda key: self.breath_action(u, key), spans)
+                               self.breath_handler(u), spans, None)
+
+    def breath_handler(self, u: Unit) -> Callable[[str], None]:
+        """What applies the chosen key of ``u``'s breath decision."""
+        return lambda key: self.breath_action(u, key)
 
     def pay(self, u: Unit, cost: int) -> str:
         """Spend ``cost`` 活力 of ``u``'s breath; what it paid, as text."""

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from ikusa.engine.protocol import Action, Decision, Option
+from ikusa.systems.maai.breath_memo import CHOICES_MAX
 
 
 class RandomPolicy:
@@ -53,6 +54,21 @@ class GreedyPolicy:
         return opts[0].key  # lull: the first 整備 offered; gm_event: env:none (nothing happens)
 
     def _breath(self, state: Any, decision: Decision) -> Action:
+        memo = getattr(decision, "memo", None)  # breath_memo.BreathWait: the cached list it lists
+        if memo is None:
+            return self._breath_choice(state, decision)
+        # the choice reads the options, the acting unit's reservations and acted, the enemies'
+        # zones and 戦闘不能 (all in the list's cache key) and the targets' 戦力 (below)
+        choices = memo.choices
+        key = (self.min_odds, *[t.wounds for t in state.units])
+        got: str | None = choices.get(key)
+        if got is None:
+            if len(choices) >= CHOICES_MAX:
+                choices.clear()
+            got = choices[key] = self._breath_choice(state, decision)
+        return got
+
+    def _breath_choice(self, state: Any, decision: Decision) -> Action:
         best: Option | None = None
         best_w = 0  # the best attack so far: the highest (−target 戦力, odds), the first on a tie
         best_p = 0.0
