@@ -10,10 +10,11 @@ works out what comes next (the same breath, the next count, 小康 …).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
+from operator import attrgetter
 from typing import Any
 
-from ikusa.dice.source import DiceSource
+from ikusa.dice.source import DiceSource, RandomSource
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.maai.check import OUTCOME_RANK, Check
@@ -25,6 +26,7 @@ from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.units import Unit
 
 Handler = Callable[[str], None]
+_INCAPACITATED = attrgetter("incapacitated")
 Then = Callable[[Check], None]
 
 #: P(2d10 >= k) for k in -40..60 (S-R02), indexed by k + 40
@@ -259,16 +261,40 @@ class FlowBase:
     def check(self, unit: Unit, modifier: int, target: int, purpose: str, then: Then,
               crit_extension: bool = False, relevance: str = "all") -> None:
         """Roll a 2d10 check for ``unit`` and offer its fate intervention (S-R14…S-R17)."""
-        assert self.dice is not None
-        d = self.dice.roll(10, 2, f"{unit.name} {purpose}", roller=unit.id)
+        chk = self.roll_check(unit, modifier, target, purpose, "", crit_extension, relevance, then, ())
+        if chk is not None:
+            then(chk)
+
+    def roll_check(self, unit: Unit, modifier: int, target: int, what: str, suffix: str, crit_extension: bool,
+                   relevance: str, then: Callable[..., None], args: tuple[Any, ...]) -> Check | None:
+        """:meth:`check` as straight-line code (issue #12): roll ``unit``'s 2d10 (purpose
+        ``"{name} {what}{suffix}"``, made only for a source that shows it) and return the check
+        when nobody has to decide anything about it (no fate use can matter, S-R14/S-G27), so
+        the caller goes on inline; otherwise ask the fate question and return ``None``: the flow
+        goes on with ``then(*args, check)`` once it is answered (or at once, before this
+        returns, when it turns out no option is offered)."""
+        dice = self.dice
+        if type(dice) is RandomSource:  # a seeded source ignores the purpose: the same draws
+            d = dice.pair(10)
+        else:
+            assert dice is not None
+            r = dice.roll(10, 2, f"{unit.name} {what}{suffix}", roller=unit.id)
+            d = (r[0], r[1])
         fx = self.fx
         if fx.next_mod or fx.override:  # issue #8: a GM one-off modifier or overruled outcome
-            modifier, forced = gm_check(self, unit, (d[0], d[1]), modifier, target, purpose, crit_extension)
+            modifier, forced = gm_check(self, unit, d, modifier, target, f"{what}{suffix}", crit_extension)
             if forced is not None:
-                then(forced)
-                return
-        chk = Check((d[0], d[1]), modifier, target, crit_extension)
-        self.offer_fate(unit, chk, then, own=True, relevance=relevance)
+                return forced
+        chk = Check(d, modifier, target, crit_extension)
+        if unit.fate_left <= 0 or unit.incapacitated:  # offer_fate's first tests, inlined
+            return chk
+        if self.opts.fate.max_uses_per_roll == 1:
+            # fate_cannot_matter(chk), inlined: the common roll asks nothing
+            diff = chk.total - target
+            if not -2 < diff < 1 and (d[0] - d[1] >= 3 or d[1] - d[0] >= 3):
+                return chk
+        self.offer_fate(unit, chk, partial(then, *args) if args else then, own=True, relevance=relevance)
+        return None
 
     def offer_fate(self, owner: Unit, chk: Check, then: Then, own: bool, allow_down: bool = False,
                    relevance: str = "all", used: int = 0) -> None:
@@ -330,12 +356,10 @@ class FlowBase:
         """How many sides still have a unit able to fight, counting no further than ``stop``."""
         n = 0
         for _, us in self.side_units:
-            for u in us:
-                if not u.incapacitated:
-                    n += 1
-                    if n >= stop:
-                        return n
-                    break
+            if False in map(_INCAPACITATED, us):  # one able unit (a C-level scan)
+                n += 1
+                if n >= stop:
+                    return n
         return n
 
     # -- hooks the flow modules implement ------------------------------------------------
