@@ -8,6 +8,9 @@ allowed (S-G52) and triggers the overload check when the breath ends (S-R29); a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai import fear, noncorporeal, option_odds
@@ -22,7 +25,7 @@ from ikusa.systems.maai.event_text import (
     maneuver_text,
     paid_text,
 )
-from ikusa.systems.maai.flow_base import GE_2D10
+from ikusa.systems.maai.flow_base import GE_2D10, Wait
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.option_odds import overload_note
@@ -67,8 +70,35 @@ def _simple(memo: dict[tuple[object, ...], Option], what: str, m: Move, cost: in
     return o
 
 
+class BreathWait(Wait):
+    """A pending breath decision that also says where its own attack options are
+    (:attr:`BreathFlow.attack_spans`, ``None`` when not known), for a policy that reads
+    structured fields (policies.GreedyPolicy: a mass battle's breath decides without a pass
+    over every option's kind; issue #12 target 3).  Copies and pickles as the plain Decision."""
+
+    __slots__ = ("spans",)
+
+    def __init__(self, actor: str, fmt: Callable[..., str], args: tuple[Any, ...], options: tuple[Option, ...],
+                 handler: Callable[[str], None], spans: list[tuple[int, int, bool | None]] | None) -> None:
+        self.actor = actor
+        self.kind = "breath"
+        self._prompt = None
+        self._fmt = fmt
+        self._args = args
+        self.options = options
+        self.handler = handler
+        self.again = None
+        self.spans = spans
+
+
 class BreathFlow(MovementFlow):
     """Breaths (mixed into the state)."""
+
+    #: where the last build_breath_options put its own attack options: per maneuver (start, end,
+    #: within) of a run of them in the list (within None: some are within the limit, some not);
+    #: None when not known (a cached list, 式神 options added).  What a mass battle's breath reads
+    #: instead of passing over every option (option_odds.annotation_plan, policies; issue #12)
+    attack_spans: list[tuple[int, int, bool | None]] | None = None
 
     def cost_now(self, u: Unit, m: Move) -> int:
         """The cost of ``m`` for ``u`` now: final cost + a pending 構え崩し (S-T51)."""
@@ -164,6 +194,7 @@ class BreathFlow(MovementFlow):
                 or not (self.simple_unit(u) if simple is None else simple) or len(self.units) > BREATH_CACHE_UNITS):
             return self.build_breath_options(u)
         self.attack_count = None  # not counted (build_breath_options counts)
+        self.attack_spans = None
         side = u.side
         st = u.stance
         key = (u.id, u.vigor, u.cur_limit - u.breath_spent, not u.acted, u.zone, u.attacks_in_breath,
@@ -197,6 +228,8 @@ class BreathFlow(MovementFlow):
         left = u.cur_limit - u.breath_spent
         out: list[Option] = []
         n_attacks = 0  # how many attack options (option_odds.annotate's reaction-note limit)
+        #: where they are: (start, end, within) of each maneuver's attack options in ``out``
+        spans: list[tuple[int, int, bool | None]] = []
         enemies: list[Unit] | None = None
         weapon_ok = not (u.dropped or u.broken)
         opts = self.opts
@@ -287,7 +320,7 @@ class BreathFlow(MovementFlow):
                             odds=odds, data={"kind": "attack", "move": m.id, "target": t.id, "within": within})
                     return o
 
-                n_attacks -= len(out)  # + len(out) once this maneuver's options are in
+                start = len(out)  # this maneuver's attack options: out[start:] (a span)
                 if melee and not cap and listable:
                     # the list per state: per enemy its option and revision (Unit.urev); only the
                     # enemies that changed since are redone, so a mass battle's breath costs little
@@ -305,7 +338,9 @@ class BreathFlow(MovementFlow):
                                     found[i] = None if t.incapacitated or t.zone != zone else option_on(t)
                             revs[:] = now
                         out.extend(filter(None, found))
-                        n_attacks += len(out)
+                        if len(out) > start:
+                            n_attacks += len(out) - start
+                            spans.append((start, len(out), within))
                         continue
                     targets = [t for t in self.units if t.side != u.side]
                     found = [None if t.incapacitated or t.zone != zone else option_on(t) for t in targets]
@@ -313,7 +348,9 @@ class BreathFlow(MovementFlow):
                     if len(lists) >= 10_000:
                         lists.clear()
                     lists[list_key] = (n_units, targets, [t.urev for t in targets], found)
-                    n_attacks += len(out)
+                    if len(out) > start:
+                        n_attacks += len(out) - start
+                        spans.append((start, len(out), within))
                     continue
                 if enemies is None:
                     enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
@@ -335,7 +372,9 @@ class BreathFlow(MovementFlow):
                                     cost=cost + n, odds=odds,
                                     data={"kind": "attack", "move": m.id, "target": t.id, "aim": n, "within": w_n})
                             out.append(o)
-                n_attacks += len(out)
+                if len(out) > start:
+                    n_attacks += len(out) - start
+                    spans.append((start, len(out), None if cap else within))  # None: 照準集中 options differ
             elif k == "defence" or k == "counter":
                 if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
                         and (duplicates or m not in u.reservations)):
@@ -354,9 +393,11 @@ class BreathFlow(MovementFlow):
                 if not m.zero_cost or self.zero_ok(u, m):
                     out.append(_simple(memo, "feat", m, cost, within))
         self.attack_count = n_attacks
+        self.attack_spans = spans
         if u.id in self.puppets or (gun_maneuver and not u.loaded):  # else gap_breath_options offers nothing
             out.extend(self.gap_breath_options(u))
             self.attack_count = None  # 式神 attacks among them: not counted
+            self.attack_spans = None
         st = u.stance
         if st is not None:
             rc = self.opts.stances.release_cost  # S-R58: free (0) by default
@@ -387,13 +428,16 @@ class BreathFlow(MovementFlow):
             hit = None
         # #13: odds vs the best reaction, overload (labels only; the attack count, unless filtered)
         if hit is not None:  # a cached list: which options get which notes is worked out once
+            spans = None
             plans = self.caches.plans
             entry = plans.get(id(hit))
             if entry is None or entry[0] is not hit:
                 entry = plans[id(hit)] = (hit, option_odds.annotation_plan(opts, u.cur_limit - u.breath_spent))
             opts = option_odds.apply_plan(self, u, opts, entry[1])
         else:
-            opts = option_odds.annotate(self, u, opts, attacks if len(opts) == listed else None)
+            kept = len(opts) == listed  # not filtered: the count and the spans still hold
+            spans = self.attack_spans if kept else None
+            opts = option_odds.annotate(self, u, opts, attacks if kept else None, spans)
         if len(opts) == 1:
             # nothing else is legal: end/pass without asking
             if opts[0].key == "end":
@@ -401,8 +445,8 @@ class BreathFlow(MovementFlow):
             else:
                 self.do_pass(u)
             return
-        self.ask_lazy(u.id, "breath", breath_prompt, (u.name, u.vigor, u.breath_spent, u.cur_limit), opts,
-                      lambda key: self.breath_action(u, key))
+        self.wait = BreathWait(u.id, breath_prompt, (u.name, u.vigor, u.breath_spent, u.cur_limit), tuple(opts),
+                               lambda key: self.breath_action(u, key), spans)
 
     def pay(self, u: Unit, cost: int) -> str:
         """Spend ``cost`` 活力 of ``u``'s breath; what it paid, as text."""

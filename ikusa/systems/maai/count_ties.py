@@ -20,6 +20,31 @@ from ikusa.systems.maai.units import Unit
 
 DEFAULT_TIE_ORDER = ("tech", "pc_side", "allied_npc", "enemy")
 
+#: battles of at most this many units find the next actor by one scan of the units instead of
+#: the state's :class:`CountIndex`: keeping buckets and a heap only pays in large battles (a
+#: duel paid about 5 µs a turn for the index against 1 µs for the scan of its 2 units; at about
+#: 12 units both cost the same per decision in bench_large's battles, issue #12 targets 1 and 3)
+SCAN_UNITS = 12
+
+
+def scan_group(units: Sequence[Unit]) -> list[Unit]:
+    """S-R35/S-G49 by one scan: every unit with the best count key
+    (:func:`ikusa.systems.maai.count_index.unit_key`) in encounter order, the first being
+    count.next_to_act's pick; ``[]`` when ② is over.  What :meth:`CountIndex.group` gives."""
+    best: tuple[int, int, int, int] | None = None
+    group: list[Unit] = []
+    for u in units:
+        if u.incapacitated or u.passed or u.vigor <= 0:
+            continue
+        k = (-(u.vigor + (u.first_bonus if u.breaths_taken == 0 else 0)), -u.ab["gi"], u.side_rank,
+             0 if u.grade == "PC" else 1)  # count_index.unit_key, inlined
+        if best is None or k < best:
+            best = k
+            group = [u]
+        elif k == best:
+            group.append(u)
+    return group
+
 
 def tie_key(u: Unit, opts: MaaiOptions) -> tuple[int, ...]:
     """S-R35/S-G49: the sort key below the count (smallest first) for ``count.tie_order``,
@@ -100,8 +125,12 @@ class CountTieFlow(LullFlow):
 
     def next_actor(self) -> Unit | None:
         """S-R35: the unit whose count comes next (count.next_to_act's pick), or ``None`` when
-        ② is over (every unit has 0 活力 or has passed, S-G21)."""
+        ② is over (every unit has 0 活力 or has passed, S-G21); small battles scan
+        (:data:`SCAN_UNITS`, :func:`scan_group`)."""
         units = self.units
+        if len(units) <= SCAN_UNITS:
+            group = self.count_group = scan_group(units)
+            return group[0] if group else None
         index = self.count_index
         if index is None or not index.fresh(units, self.maai):
             index = self.count_index = CountIndex(units, self.maai)

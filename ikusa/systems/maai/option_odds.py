@@ -137,17 +137,36 @@ def _reaction_note(st: Any, u: Any, o: Option) -> str:
 Plan = tuple[tuple[int, bool, bool], ...]
 
 
-def annotation_plan(options: list[Option], room: int, attacks: int | None = None) -> Plan:
+#: runs of a breath list's own attack options: (start, end, within) (breath_flow.attack_spans)
+Spans = list[tuple[int, int, bool | None]]
+
+
+def outside(spans: Spans, n: int) -> list[int]:
+    """The indices below ``n`` that lie in none of ``spans`` (ascending, not overlapping)."""
+    out: list[int] = []
+    i = 0
+    for start, end, _ in spans:
+        out.extend(range(i, start))
+        i = end
+    out.extend(range(i, n))
+    return out
+
+
+def annotation_plan(options: list[Option], room: int, attacks: int | None = None, spans: Spans | None = None) -> Plan:
     """Which of ``options`` (a breath's, with ``room`` 活力 left before the limit) get which
     notes: a pure function of the options and ``room``, so a cached breath list keeps its plan
     (breath_flow.ask_breath).  ``attacks``: how many of them are attacks, when the caller
-    counted them (else they are counted here if it matters)."""
+    counted them (else they are counted here if it matters); ``spans``: where the breath's own
+    attack options are, when the caller knows (a mass battle's breath then looks at the few
+    other options only: its own attack options get no note, issue #12 target 3)."""
     # with at most REACTION_NOTE_MAX options there are at most that many attacks: no count
     if attacks is None and len(options) > REACTION_NOTE_MAX:
         attacks = [x.data.get("kind") for x in options].count("attack")
     react_notes = len(options) <= REACTION_NOTE_MAX or attacks is None or attacks <= REACTION_NOTE_MAX
     plan = []
-    for i, o in enumerate(options):
+    indices = range(len(options)) if react_notes or spans is None else outside(spans, len(options))
+    for i in indices:
+        o = options[i]
         cost = o.cost
         over = cost is not None and cost > room
         if not (over or react_notes):
@@ -199,9 +218,11 @@ def apply_plan(st: Any, u: Any, options: list[Option], plan: Plan) -> list[Optio
     return options
 
 
-def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None) -> list[Option]:
+def annotate(st: Any, u: Any, options: list[Option], attacks: int | None = None,
+             spans: Spans | None = None) -> list[Option]:
     """``options`` of ``u``'s breath, those that get a note above with a lazy label: the notes
     are worked out when the label is first read (issue #12: the AIs never read labels; a
     person's menu reads them while the decision is pending).  ``attacks``: how many of them are
-    attacks, when the caller counted them (else they are counted here if it matters)."""
-    return apply_plan(st, u, options, annotation_plan(options, u.cur_limit - u.breath_spent, attacks))
+    attacks, when the caller counted them (else they are counted here if it matters), and
+    ``spans`` where they are (:func:`annotation_plan`)."""
+    return apply_plan(st, u, options, annotation_plan(options, u.cur_limit - u.breath_spent, attacks, spans))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ikusa.engine.protocol import Action, Decision, Option
+from ikusa.systems.maai.option_odds import outside
 
 
 class RandomPolicy:
@@ -63,7 +65,28 @@ class GreedyPolicy:
         has_defence: bool | None = None  # worked out when a reserve option comes up
         min_odds = self.min_odds
         end = "pass"
-        for o in decision.options:
+        options: Sequence[Option] = decision.options
+        spans = getattr(decision, "spans", None)  # breath_flow.BreathWait: where its attack options are
+        if spans:
+            # a mass battle's breath: each maneuver's attack options in one run; a run past the
+            # limit is skipped whole, the rest is looked at option by option below
+            for start, stop, within in spans:
+                if within is False:
+                    continue
+                for o in options[start:stop]:
+                    d = o.data
+                    if within is None and not d["within"]:
+                        continue
+                    p = o.odds or 0.0
+                    if p < min_odds:
+                        continue
+                    w = -by_id[d["target"]].wounds
+                    if best is None or w > best_w or (w == best_w and p > best_p):
+                        best, best_w, best_p = o, w, p
+            if best is not None:
+                return best.key
+            options = [options[i] for i in outside(spans, len(options))]  # no attack among them
+        for o in options:
             d = o.data
             k = d["kind"]  # every maai breath option says its kind
             if k == "attack":  # most options of a big battle: the shortest path first
