@@ -463,6 +463,7 @@ class AttackFlow(GuardFlow):
                                    {"unit": t.id, "damage": dmg, "wounds": after}))
         if after == 0 and not t.incapacitated:
             t.incapacitated = True
+            self.two_sides_able = False  # the end test scans again (FlowBase.two_sides_able)
             t.urev += 1  # the attack lists on it (Unit.urev)
             t.reservations.clear()
             self.leave_shinpu(t)
@@ -487,6 +488,7 @@ class AttackFlow(GuardFlow):
             for u in self.units:
                 if u.squad == squad and u.able and u.grade in ("雑", "卒"):
                     u.incapacitated = True
+                    self.two_sides_able = False  # the end test scans again (FlowBase.two_sides_able)
                     u.urev += 1  # the attack lists on it (Unit.urev)
                     u.vigor = 0
                     u.reservations.clear()

@@ -219,6 +219,10 @@ class FlowBase:
         self.breath_hit: list[Option] | None = None
         self.maai = 1
         self.phase = "count"  # count | lull | survival | over
+        #: True: at least two sides are known to have a unit able to fight (the flow's end test,
+        #: state._advance, then needs no scan); every fall (a unit made 戦闘不能 or removed: wound,
+        #: lose_cohesion, any GM ruling) sets it back to False; a revival only adds able units
+        self.two_sides_able = False
         self.actor: Unit | None = None
         self.wait: Wait | None = None
         self.ev: list[Event] = []

@@ -66,6 +66,7 @@ class MaaiState(BreathFlow):
     def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
         """A GM ruling (issue #8 §2; the ops are maai/rulings.py's); refused → InputError."""
         self.count_index = None  # a ruling may raise a count (maai/count_index.py)
+        self.two_sides_able = False  # … or down or remove a unit
         return rulings.apply_ruling(self, ruling, dice)
 
     def summary(self) -> dict[str, Any]:
@@ -112,9 +113,11 @@ class MaaiState(BreathFlow):
                 else:  # lull
                     self._next_lull()
                 continue
-            if self.sides_able_count() <= 1:
-                self.end_combat()
-                continue
+            if not self.two_sides_able:  # known since the last fall (FlowBase.two_sides_able): no scan
+                if self.sides_able_count() <= 1:
+                    self.end_combat()
+                    continue
+                self.two_sides_able = True
             a = self.actor
             if a is not None:
                 if not a.incapacitated:  # a.able
