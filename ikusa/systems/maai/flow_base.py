@@ -29,6 +29,9 @@ Handler = Callable[[str], None]
 _INCAPACITATED = attrgetter("incapacitated")
 Then = Callable[[Check], None]
 
+#: checks kept per encounter at most (EncounterCaches.checks; emptied when full)
+CHECKS_MAX = 50_000
+
 #: P(2d10 >= k) for k in -40..60 (S-R02), indexed by k + 40
 GE_2D10 = [sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100 for k in range(-40, 61)]
 _GE = GE_2D10
@@ -146,8 +149,8 @@ class EncounterCaches:
     values built from it.  One object per encounter (:meth:`MaaiEncounter.flow_caches`), shared
     by its states; no module-level cache (issue #12)."""
 
-    __slots__ = ("attacks", "breath_cache", "damages", "fear_aura", "homebrew_effects", "joined", "limits", "memo",
-                 "noncorporeal", "notes", "options", "opts", "plain_cost", "plans", "puppets", "react_cache",
+    __slots__ = ("attacks", "breath_cache", "checks", "damages", "fear_aura", "homebrew_effects", "joined", "limits",
+                 "memo", "noncorporeal", "notes", "options", "opts", "plain_cost", "plans", "puppets", "react_cache",
                  "simple_units", "start_effects", "units", "zones")
 
     def __init__(self, enc: MaaiEncounter) -> None:
@@ -180,6 +183,8 @@ class EncounterCaches:
         self.limits: dict[tuple[object, ...], int] = {}
         #: hit damage by (outcome, the maneuver's damage numbers, kind) (damage.hit_damage)
         self.damages: dict[tuple[object, ...], Damage] = {}
+        #: (dice, modifier, TN, 会心拡張) → (the check, no fate use can matter) (FlowBase.roll_check)
+        self.checks: dict[tuple[object, ...], tuple[Check, bool]] = {}
         self.plain_cost: dict[int, int] = enc.plain_cost
         self.puppets: dict[str, tuple[str, ...]] = enc.puppets
         #: the encounter's own objects (read through pydantic once, not per state)
@@ -289,14 +294,21 @@ class FlowBase:
             modifier, forced = gm_check(self, unit, d, modifier, target, f"{what}{suffix}", crit_extension)
             if forced is not None:
                 return forced
-        chk = Check(d, modifier, target, crit_extension)
+        # the check and whether a fate use could matter (fate_cannot_matter), kept per encounter:
+        # immutable values of these four numbers (2d10 × the few modifiers and TNs of a battle)
+        key = (d, modifier, target, crit_extension)
+        checks = self.caches.checks
+        hit = checks.get(key)
+        if hit is None:
+            if len(checks) >= CHECKS_MAX:
+                checks.clear()
+            c = Check(d, modifier, target, crit_extension)
+            hit = checks[key] = (c, fate_cannot_matter(c))
+        chk, trivial = hit
         if unit.fate_left <= 0 or unit.incapacitated:  # offer_fate's first tests, inlined
             return chk
-        if self.opts.fate.max_uses_per_roll == 1:
-            # fate_cannot_matter(chk), inlined: the common roll asks nothing
-            diff = chk.total - target
-            if not -2 < diff < 1 and (d[0] - d[1] >= 3 or d[1] - d[0] >= 3):
-                return chk
+        if trivial and self.opts.fate.max_uses_per_roll == 1:  # the common roll asks nothing
+            return chk
         self.offer_fate(unit, chk, partial(then, *args) if args else then, own=True, relevance=relevance)
         return None
 
