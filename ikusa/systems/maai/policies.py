@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from ikusa.engine.protocol import Action, Decision, Option
-from ikusa.systems.maai.option_odds import outside
 
 
 class RandomPolicy:
@@ -65,7 +63,7 @@ class GreedyPolicy:
         has_defence: bool | None = None  # worked out when a reserve option comes up
         min_odds = self.min_odds
         end = "pass"
-        options: Sequence[Option] = decision.options
+        options = decision.options
         spans = getattr(decision, "spans", None)  # breath_flow.BreathWait: where its attack options are
         if spans:
             # a mass battle's breath: each maneuver's attack options in one run; a run past the
@@ -85,7 +83,7 @@ class GreedyPolicy:
                         best, best_w, best_p = o, w, p
             if best is not None:
                 return best.key
-            options = [options[i] for i in outside(spans, len(options))]  # no attack among them
+            # no attack to make: the loop below finds none either and looks at the rest
         for o in options:
             d = o.data
             k = d["kind"]  # every maai breath option says its kind
