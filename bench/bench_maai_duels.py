@@ -12,6 +12,8 @@ interleaved round by round, and prints the median of ``K`` rounds (default 5) be
 with the speed-up (target 1 of issue #12: at least x4 greedy duels/s).  The winners of both
 sides are compared too: the same seeds must give the same battles.  ``--calls`` adds each side's
 Python calls per battle under cProfile, a figure the shared machine's load does not move.
+``--instructions N`` counts both sides' instructions a battle with valgrind's cachegrind
+(N duels, N/10 squad battles): the figure to quote when the machine is loaded.
 """
 
 from __future__ import annotations
@@ -114,6 +116,21 @@ if len(sys.argv) > 4:  # --calls: Python calls per battle under cProfile (the sa
 print(json.dumps(out))
 """
 
+# --instructions: the same battles counted by valgrind's cachegrind (instructions a battle: a
+# figure the shared machine's load does not move).  Warm-up first, then ``n`` battles; a run with
+# n = 0 is subtracted (start-up, imports, the warm-up).
+COUNT_DRIVER = """
+import sys
+from bench.bench_maai_duels import DUEL, SQUAD, load, run_battles
+from ikusa.systems.maai.policies import GreedyPolicy, RandomPolicy
+path, policy, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+enc = load(DUEL if path == "duel" else SQUAD)
+pol = GreedyPolicy() if policy == "greedy" else RandomPolicy()
+run_battles(enc, pol, 20 if path == "duel" else 2)
+if n:
+    run_battles(enc, pol, n, seed=7)
+"""
+
 KINDS = (("greedy duels", "duel", "greedy", 1), ("random duels", "duel", "random", 1),
          ("greedy squad battles", "squad", "greedy", 10))
 
@@ -158,6 +175,40 @@ def _side(tree: Path, argv: list[str], count: int, winners: dict[str, str], name
     return count / float(out["cpu"])
 
 
+def instructions(tree: Path, argv: list[str]) -> int:
+    """Instructions (cachegrind ``I refs``) of :data:`COUNT_DRIVER` with ``argv`` in ``tree``."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(tree)
+    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           sys.executable, "-c", COUNT_DRIVER, *argv], cwd=tree, env=env, capture_output=True,
+                          text=True, check=False)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+    if proc.returncode != 0 or found is None:
+        raise SystemExit(f"cachegrind run in {tree} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def compare_instructions(n: int) -> None:
+    """Baseline and current: instructions a battle (cachegrind, ``n`` duels, ``n // 10`` squad
+    battles, same seeds), load-independent."""
+    from bench.baseline import BASELINE, checkout, current_tree
+
+    trees = {f"baseline {BASELINE}": checkout(), "current": current_tree()}
+    print(f"maai instructions a battle (valgrind cachegrind; {n} duels, {max(1, n // 10)} squad battles)")
+    for label, path, policy, div in KINDS:
+        count = max(1, n // div)
+        per = {name: (instructions(tree, [path, policy, str(count)]) - instructions(tree, [path, policy, "0"])) / count
+               for name, tree in trees.items()}
+        base = per[f"baseline {BASELINE}"]
+        print(f"maai {label}: " + ", ".join(f"{name} {v:,.0f}" for name, v in per.items())
+              + f" (baseline/current ×{base / per['current']:.2f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="maai battles per second, full rules (issue #12, target 1).")
     ap.add_argument("n", nargs="?", type=int, default=None, help="duels per figure (3000; 2000 with --baseline)")
@@ -166,7 +217,13 @@ def main() -> None:
     ap.add_argument("--baseline", action="store_true", help="run issue #12's baseline beside this checkout")
     ap.add_argument("--calls", action="store_true",
                     help="with --baseline: also Python calls per battle under cProfile (load-independent)")
+    ap.add_argument("--instructions", type=int, default=None, metavar="N",
+                    help="instead: instructions a battle of the baseline and this checkout under valgrind's "
+                         "cachegrind (N duels, N/10 squad battles; load-independent; needs valgrind)")
     args = ap.parse_args()
+    if args.instructions:
+        compare_instructions(args.instructions)
+        return
     if args.baseline:
         compare_baseline(args.n or 2000, args.rounds, args.calls)
         return

@@ -52,6 +52,23 @@ class RandomSource:
             return [r(1, sides) for _ in range(count)]
         return randint_draws(self._bits, sides, count)
 
+    def pair(self, sides: int) -> tuple[int, int]:
+        """``tuple(roll(sides, 2))``, the same two draws, for a hot path that knows ``sides``
+        is valid and has no purpose to show (a seeded source ignores it): one call instead of
+        two and no list (issue #12; tests/dice/test_pair.py checks it against :meth:`roll`)."""
+        if not _FAST_RANDINT:
+            r = self._rng.randint
+            return r(1, sides), r(1, sides)
+        bits = self._bits
+        k = sides.bit_length()
+        a = bits(k)
+        while a >= sides:
+            a = bits(k)
+        b = bits(k)
+        while b >= sides:
+            b = bits(k)
+        return a + 1, b + 1
+
 
 def randint_draws(bits: Callable[[int], int], sides: int, count: int) -> list[int]:
     """``count`` draws of ``randint(1, sides)`` from ``getrandbits`` (= 1 +

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from ikusa.engine.events import Event
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai import fear, noncorporeal
 from ikusa.systems.maai.catalog import Tag
@@ -63,6 +64,9 @@ def defence_key(move: Move | None, aim: int, gi: int) -> object:
         return (id(move.src), aim, gi)
     return id(move.tags)
 
+
+#: Event.lazy, fetched once: an event line formatted when first read (maai/event_text.py)
+_lazy_event = Event.lazy
 
 _NOREACT = Option("noreact", "防御しない", cost=0, data={"kind": "noreact"})
 
@@ -197,8 +201,11 @@ class AttackFlow(GuardFlow):
         ctx = AttackCtx(u, target, m, dfn, enhanced)
         extra = f" [{' '.join(notes)}]" if notes else ""
         tn = self.saint_target(u, m, dfn, opposed=False) if u.saint else dfn
-        self.check(u, mod, tn, f"{m.name} 命中", partial(self._after_attacker_fate, ctx, extra),
-                   m.crit_extension or u.crit_ext)
+        # straight on to the hit unless a fate question is asked (issue #12: no continuation made)
+        c = self.roll_check(u, mod, tn, m.name, " 命中", m.crit_extension or u.crit_ext, "all",
+                            self._after_attacker_fate, (ctx, extra))
+        if c is not None:
+            self._after_attacker_fate(ctx, extra, c)
 
     def _after_attacker_fate(self, ctx: AttackCtx, extra: str, c: Check) -> None:
         ctx.chk = c
@@ -235,9 +242,9 @@ class AttackFlow(GuardFlow):
         ok = c.success  # = out.succeeded (a ForcedCheck's too)
         if c.target == SAINT_TN:
             extra += " [聖人 自動成功 S-G23]"
-        self.emit_lazy("attack", "S-R41", attack_text, (a.name, m.name, t.name, c, ctx.defence, extra),
-                       attacker=a.id, target=t.id, move=m.id, dice=list(c.dice), total=c.total,
-                       defence=ctx.defence, outcome=ov)
+        self.ev.append(_lazy_event("attack", "S-R41", attack_text, (a.name, m.name, t.name, c, ctx.defence, extra),
+                                   {"attacker": a.id, "target": t.id, "move": m.id, "dice": list(c.dice),
+                                    "total": c.total, "defence": ctx.defence, "outcome": ov}))
         if not ok:
             if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
                 self.make_defenceless(t, "強化奇襲の対象 (S-R55/S-R63)")
@@ -362,17 +369,20 @@ class AttackFlow(GuardFlow):
         if t.reservations and self.opts.counter.tanpaku_bonus_applies_to == "defense_roll":
             school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
         tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" and t.saint else c.total
-        self.check(t, self.defence_modifier(t, m) + school, tn, f"{m.name} 防御",
-                   partial(self._defence_rolled, ctx, m, how), relevance="no_crit")
+        d = self.roll_check(t, self.defence_modifier(t, m) + school, tn, m.name, " 防御", False, "no_crit",
+                            self._defence_rolled, (ctx, m, how))
+        if d is not None:
+            self._defence_rolled(ctx, m, how, d)
 
     def _defence_rolled(self, ctx: AttackCtx, m: Move, how: str, d: Check) -> None:
         t = ctx.target
         c = ctx.chk
         assert c is not None
         ok = d.success
-        self.emit_lazy("defence", "S-R53,S-R54" if m.defence_type == "evasion" else "S-R53", defence_text,
-                       (t.name, m.name, how, d, c.total), unit=t.id, move=m.id, dice=list(d.dice),
-                       total=d.total, success=ok)
+        self.ev.append(_lazy_event("defence", "S-R53,S-R54" if m.defence_type == "evasion" else "S-R53", defence_text,
+                                   (t.name, m.name, how, d, c.total), {"unit": t.id, "move": m.id,
+                                                                      "dice": list(d.dice), "total": d.total,
+                                                                      "success": ok}))
         if ok:
             ctx.nullified = True
         else:
@@ -424,7 +434,14 @@ class AttackFlow(GuardFlow):
         """S-R49 / S-G45 (equipment.resolve_break): [貫通 N] + [破壊] on a hit makes the armour
         reduction permanent when the weapon's grade ≥ the armour's grade."""
         m, t = ctx.move, ctx.target
-        if not t.armour or not any(tag.kind == "break" for tag in m.tags):
+        if not t.armour:
+            return
+        memo = self.memo
+        key = ("breaks", id(m.tags))  # the catalog's tuple, shared by every unit with the maneuver
+        breaks = memo.get(key)
+        if breaks is None:
+            breaks = memo[key] = int(any(tag.kind == "break" for tag in m.tags))
+        if not breaks:
             return
         weapon = m.src.weapon if m.src is not None else None
         grade = ctx.attacker.weapon_grades.get(weapon, "補給") if weapon else "補給"
@@ -442,10 +459,11 @@ class AttackFlow(GuardFlow):
         if after < 0:
             after = 0
         t.wounds = after
-        self.emit_lazy("damage", rule, damage_text, (t.name, before, after, what, dmg), unit=t.id,
-                       damage=dmg, wounds=after)
+        self.ev.append(_lazy_event("damage", rule, damage_text, (t.name, before, after, what, dmg),
+                                   {"unit": t.id, "damage": dmg, "wounds": after}))
         if after == 0 and not t.incapacitated:
             t.incapacitated = True
+            self.two_sides_able = False  # the end test scans again (FlowBase.two_sides_able)
             t.urev += 1  # the attack lists on it (Unit.urev)
             t.reservations.clear()
             self.leave_shinpu(t)
@@ -470,6 +488,7 @@ class AttackFlow(GuardFlow):
             for u in self.units:
                 if u.squad == squad and u.able and u.grade in ("雑", "卒"):
                     u.incapacitated = True
+                    self.two_sides_able = False  # the end test scans again (FlowBase.two_sides_able)
                     u.urev += 1  # the attack lists on it (Unit.urev)
                     u.vigor = 0
                     u.reservations.clear()

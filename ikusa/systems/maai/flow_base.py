@@ -10,10 +10,11 @@ works out what comes next (the same breath, the next count, 小康 …).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
+from operator import attrgetter
 from typing import Any
 
-from ikusa.dice.source import DiceSource
+from ikusa.dice.source import DiceSource, RandomSource
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.maai.check import OUTCOME_RANK, Check
@@ -25,7 +26,11 @@ from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.units import Unit
 
 Handler = Callable[[str], None]
+_INCAPACITATED = attrgetter("incapacitated")
 Then = Callable[[Check], None]
+
+#: checks kept per encounter at most (EncounterCaches.checks; emptied when full)
+CHECKS_MAX = 50_000
 
 #: P(2d10 >= k) for k in -40..60 (S-R02), indexed by k + 40
 GE_2D10 = [sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= k) / 100 for k in range(-40, 61)]
@@ -144,8 +149,8 @@ class EncounterCaches:
     values built from it.  One object per encounter (:meth:`MaaiEncounter.flow_caches`), shared
     by its states; no module-level cache (issue #12)."""
 
-    __slots__ = ("attacks", "breath_cache", "damages", "fear_aura", "homebrew_effects", "joined", "limits", "memo",
-                 "noncorporeal", "notes", "options", "opts", "plain_cost", "plans", "puppets", "react_cache",
+    __slots__ = ("attacks", "breath_cache", "checks", "damages", "fear_aura", "homebrew_effects", "joined", "limits",
+                 "memo", "noncorporeal", "notes", "options", "opts", "plain_cost", "plans", "puppets", "react_cache",
                  "simple_units", "start_effects", "units", "zones")
 
     def __init__(self, enc: MaaiEncounter) -> None:
@@ -178,6 +183,8 @@ class EncounterCaches:
         self.limits: dict[tuple[object, ...], int] = {}
         #: hit damage by (outcome, the maneuver's damage numbers, kind) (damage.hit_damage)
         self.damages: dict[tuple[object, ...], Damage] = {}
+        #: (dice, modifier, TN, 会心拡張) → (the check, no fate use can matter) (FlowBase.roll_check)
+        self.checks: dict[tuple[object, ...], tuple[Check, bool]] = {}
         self.plain_cost: dict[int, int] = enc.plain_cost
         self.puppets: dict[str, tuple[str, ...]] = enc.puppets
         #: the encounter's own objects (read through pydantic once, not per state)
@@ -217,6 +224,10 @@ class FlowBase:
         self.breath_hit: list[Option] | None = None
         self.maai = 1
         self.phase = "count"  # count | lull | survival | over
+        #: True: at least two sides are known to have a unit able to fight (the flow's end test,
+        #: state._advance, then needs no scan); every fall (a unit made 戦闘不能 or removed: wound,
+        #: lose_cohesion, any GM ruling) sets it back to False; a revival only adds able units
+        self.two_sides_able = False
         self.actor: Unit | None = None
         self.wait: Wait | None = None
         self.ev: list[Event] = []
@@ -259,16 +270,47 @@ class FlowBase:
     def check(self, unit: Unit, modifier: int, target: int, purpose: str, then: Then,
               crit_extension: bool = False, relevance: str = "all") -> None:
         """Roll a 2d10 check for ``unit`` and offer its fate intervention (S-R14…S-R17)."""
-        assert self.dice is not None
-        d = self.dice.roll(10, 2, f"{unit.name} {purpose}", roller=unit.id)
+        chk = self.roll_check(unit, modifier, target, purpose, "", crit_extension, relevance, then, ())
+        if chk is not None:
+            then(chk)
+
+    def roll_check(self, unit: Unit, modifier: int, target: int, what: str, suffix: str, crit_extension: bool,
+                   relevance: str, then: Callable[..., None], args: tuple[Any, ...]) -> Check | None:
+        """:meth:`check` as straight-line code (issue #12): roll ``unit``'s 2d10 (purpose
+        ``"{name} {what}{suffix}"``, made only for a source that shows it) and return the check
+        when nobody has to decide anything about it (no fate use can matter, S-R14/S-G27), so
+        the caller goes on inline; otherwise ask the fate question and return ``None``: the flow
+        goes on with ``then(*args, check)`` once it is answered (or at once, before this
+        returns, when it turns out no option is offered)."""
+        dice = self.dice
+        if type(dice) is RandomSource:  # a seeded source ignores the purpose: the same draws
+            d = dice.pair(10)
+        else:
+            assert dice is not None
+            r = dice.roll(10, 2, f"{unit.name} {what}{suffix}", roller=unit.id)
+            d = (r[0], r[1])
         fx = self.fx
         if fx.next_mod or fx.override:  # issue #8: a GM one-off modifier or overruled outcome
-            modifier, forced = gm_check(self, unit, (d[0], d[1]), modifier, target, purpose, crit_extension)
+            modifier, forced = gm_check(self, unit, d, modifier, target, f"{what}{suffix}", crit_extension)
             if forced is not None:
-                then(forced)
-                return
-        chk = Check((d[0], d[1]), modifier, target, crit_extension)
-        self.offer_fate(unit, chk, then, own=True, relevance=relevance)
+                return forced
+        # the check and whether a fate use could matter (fate_cannot_matter), kept per encounter:
+        # immutable values of these four numbers (2d10 × the few modifiers and TNs of a battle)
+        key = (d, modifier, target, crit_extension)
+        checks = self.caches.checks
+        hit = checks.get(key)
+        if hit is None:
+            if len(checks) >= CHECKS_MAX:
+                checks.clear()
+            c = Check(d, modifier, target, crit_extension)
+            hit = checks[key] = (c, fate_cannot_matter(c))
+        chk, trivial = hit
+        if unit.fate_left <= 0 or unit.incapacitated:  # offer_fate's first tests, inlined
+            return chk
+        if trivial and self.opts.fate.max_uses_per_roll == 1:  # the common roll asks nothing
+            return chk
+        self.offer_fate(unit, chk, partial(then, *args) if args else then, own=True, relevance=relevance)
+        return None
 
     def offer_fate(self, owner: Unit, chk: Check, then: Then, own: bool, allow_down: bool = False,
                    relevance: str = "all", used: int = 0) -> None:
@@ -330,12 +372,10 @@ class FlowBase:
         """How many sides still have a unit able to fight, counting no further than ``stop``."""
         n = 0
         for _, us in self.side_units:
-            for u in us:
-                if not u.incapacitated:
-                    n += 1
-                    if n >= stop:
-                        return n
-                    break
+            if False in map(_INCAPACITATED, us):  # one able unit (a C-level scan)
+                n += 1
+                if n >= stop:
+                    return n
         return n
 
     # -- hooks the flow modules implement ------------------------------------------------

@@ -7,6 +7,7 @@ returns the events it caused; nothing else mutates the state.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from ikusa.dice.source import DiceSource
@@ -18,6 +19,7 @@ from ikusa.systems.maai.breath_flow import BreathFlow
 from ikusa.systems.maai.encounter import MaaiEncounter
 
 _GUARD = 100_000
+_KEY = attrgetter("key")
 
 
 
@@ -51,10 +53,7 @@ class MaaiState(BreathFlow):
         w = self.wait
         if w is None:
             raise RuleViolation("S-G25", "000 §3.8", "the combat is over; no decision is pending")
-        for o in w.options:  # w.legal(action), inlined
-            if o.key == action:
-                break
-        else:
+        if action not in map(_KEY, w.options):  # w.legal(action), as one C-level scan
             raise self.explain_illegal(action)
         self.dice = dice
         self.wait = None
@@ -67,6 +66,7 @@ class MaaiState(BreathFlow):
     def apply_ruling(self, ruling: Any, dice: DiceSource) -> list[Event]:
         """A GM ruling (issue #8 §2; the ops are maai/rulings.py's); refused → InputError."""
         self.count_index = None  # a ruling may raise a count (maai/count_index.py)
+        self.two_sides_able = False  # … or down or remove a unit
         return rulings.apply_ruling(self, ruling, dice)
 
     def summary(self) -> dict[str, Any]:
@@ -101,23 +101,23 @@ class MaaiState(BreathFlow):
     # -- flow -------------------------------------------------------------------------------
     def _advance(self) -> None:
         """Work out the next decision after a handler left none (S-R33…S-R36)."""
-        guard = 0
-        while self.wait is None:
-            guard += 1
-            if guard > _GUARD:  # pragma: no cover - would be an engine bug
-                raise RuntimeError("maai flow did not reach a decision")
-            phase = self.phase
-            if phase == "over":
+        for _ in range(_GUARD):
+            if self.wait is not None:
                 return
-            if phase == "survival":
-                self._next_survival()
+            phase = self.phase
+            if phase != "count":
+                if phase == "over":
+                    return
+                if phase == "survival":
+                    self._next_survival()
+                else:  # lull
+                    self._next_lull()
                 continue
-            if phase == "lull":
-                self._next_lull()
-                continue
-            if self.sides_able_count() <= 1:
-                self.end_combat()
-                continue
+            if not self.two_sides_able:  # known since the last fall (FlowBase.two_sides_able): no scan
+                if self.sides_able_count() <= 1:
+                    self.end_combat()
+                    continue
+                self.two_sides_able = True
             a = self.actor
             if a is not None:
                 if not a.incapacitated:  # a.able
@@ -129,6 +129,8 @@ class MaaiState(BreathFlow):
                 self.start_lull()
                 continue
             self.begin_turn(u)
+        if self.wait is None:  # pragma: no cover - would be an engine bug
+            raise RuntimeError("maai flow did not reach a decision")
 
     # -- refusals ---------------------------------------------------------------------------
     def explain_illegal(self, action: str) -> RuleViolation:
