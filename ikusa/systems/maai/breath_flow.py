@@ -9,6 +9,8 @@ allowed (S-G52) and triggers the overload check when the breath ends (S-R29); a 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import ne
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
@@ -316,10 +318,10 @@ class BreathFlow(MovementFlow):
                     if got is not None and got[0] == n_units:
                         _, targets, revs, found = got
                         now = [t.urev for t in targets]  # (a comprehension: faster than map here)
-                        if now != revs:  # redo the enemies that changed
-                            for i, t in enumerate(targets):
-                                if now[i] != revs[i]:
-                                    found[i] = None if t.incapacitated or t.zone != zone else option_on(t)
+                        if now != revs:  # redo the enemies that changed (found at C level: compress)
+                            for i in compress(range(len(now)), map(ne, now, revs)):
+                                t = targets[i]
+                                found[i] = None if t.incapacitated or t.zone != zone else option_on(t)
                             revs[:] = now
                         out.extend(filter(None, found))
                         if len(out) > start:
