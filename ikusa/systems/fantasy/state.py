@@ -14,15 +14,16 @@ from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.fantasy import rulings, turns
 from ikusa.systems.fantasy.actions import perform
-from ikusa.systems.fantasy.applying import NONE, AppliesBook, Applying
+from ikusa.systems.fantasy.applying import NONE, Applying
 from ikusa.systems.fantasy.character import Fighter
-from ikusa.systems.fantasy.conditions import Cond, ConditionDef, find_condition
+from ikusa.systems.fantasy.conditions import Cond, ConditionDef
 from ikusa.systems.fantasy.effects import FantasyFx
-from ikusa.systems.fantasy.encounter import FantasyEncounter, parse_front
+from ikusa.systems.fantasy.encounter import FantasyEncounter
 from ikusa.systems.fantasy.fingerprint import snapshot
-from ikusa.systems.fantasy.formation import Formation, Front
+from ikusa.systems.fantasy.formation import Formation
 from ikusa.systems.fantasy.legal import explain, options_for
 from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
+from ikusa.systems.fantasy.setup import setup_of
 from ikusa.systems.fantasy.surprise import place_choices
 
 START = "start"
@@ -32,34 +33,24 @@ class FantasyState:
     """A fantasy (002) battle in progress."""
 
     def __init__(self, enc: FantasyEncounter) -> None:
+        setup = setup_of(enc)  # what every battle of the encounter starts from (setup.py)
         self.enc = enc
         self.opts = enc.options
         #: F-G13: the host cost of each movement-type action (the options are frozen)
         self._base_cost = {"move": self.opts.cost_move, "line_of_fire": self.opts.cost_line_of_fire,
                            "cover": self.opts.cost_cover, "run": self.opts.cost_run}
-        self.table: dict[str, ConditionDef] = enc.condition_table()
-        self.field = enc.field()
+        self.table: dict[str, ConditionDef] = setup.table
+        self.field = setup.field
         self.fighters: dict[str, Fighter] = {}
+        surprised = enc.surprised
         for c in enc.characters:
-            f = Fighter(c, c.hp, enc.unit_of(c), c.row, c.front)
-            for cs in c.conditions:
-                d = find_condition(cs.id, self.table)
-                assert d is not None
-                f.add(Cond(d.id, cs.rounds, cs.cause))
-            f.surprised = c.id in enc.surprised
+            f = Fighter(c, c.hp, setup.units[c.id], c.row, c.front)
+            for cid, rounds, cause in setup.conds[c.id]:
+                f.add(Cond(cid, rounds, cause))
+            f.surprised = c.id in surprised
             self.fighters[c.id] = f
-        self.env: list[Cond] = []
-        for e in enc.environment:
-            d = find_condition(e.id, self.table)
-            assert d is not None
-            self.env.append(Cond(d.id, e.rounds, e.cause))
-        pairs: list[tuple[Front, Front]] = [(parse_front(a), parse_front(b)) for a, b in enc.engagements]
-        if not pairs:
-            units = list(dict.fromkeys(f.unit for f in self.fighters.values()))
-            sides = {u: next(f.side for f in self.fighters.values() if f.unit == u) for u in units}
-            if len(units) == 2 and sides[units[0]] != sides[units[1]]:
-                pairs = [((units[0], "fore"), (units[1], "fore"))]
-        self.formation = Formation(self.fighters, self.field, pairs, self.opts.width_per_fighter,
+        self.env: list[Cond] = [Cond(cid, rounds, cause) for cid, rounds, cause in setup.env]
+        self.formation = Formation(self.fighters, self.field, list(setup.pairs), self.opts.width_per_fighter,
                                    self.opts.front_min_valid, self.effective)
         self.round = 0
         self.started = False
@@ -78,8 +69,8 @@ class FantasyState:
         #: conditions are worked out once, by fighter id; None = outside such a scope
         self._eff_memo: dict[str, tuple[list[tuple[Cond, ConditionDef]], Applying | None]] | None = None
         #: issue #12: the applying definitions of every condition set met, and their answers
-        #: (applying.py; pure, shared with clones)
-        self._applies = AppliesBook()
+        #: (applying.py; pure: shared by every battle of the encounter and by clones, setup.py)
+        self._applies = setup.applies
         #: fighter id → (its and the environment's Cond objects, 不意打ち standing, spec, the
         #: answer) of the last lookup outside a reading scope (_lookup)
         self._eff_last: dict[str, tuple[tuple[Cond, ...], bool, Any, tuple[list[tuple[Cond, ConditionDef]],
