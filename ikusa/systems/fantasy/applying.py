@@ -57,6 +57,9 @@ class Applying:
         self._flags: dict[str, ConditionDef | None] = {}
         self._mult: dict[str, int] = {}
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Applying:
+        return self  # pure: a cloned state shares it (its identity is part of option keys)
+
     def pairs(self, conds: Sequence[Cond]) -> list[tuple[Cond, ConditionDef]]:
         return [(conds[i], d) for i, d in self.plan]
 

@@ -11,7 +11,9 @@ that every state of it reads:
 * the engagement pairs (declared, or the two units' fore fronts, F-H08);
 * the :class:`~ikusa.systems.fantasy.applying.AppliesBook`: the applying definitions of every
   condition set met and their answers, pure functions of the set and the table, so the battles
-  of one encounter (a lab run, a bench, a server table's replays) learn each set once.
+  of one encounter (a lab run, a bench, a server table's replays) learn each set once;
+* the :class:`~ikusa.systems.fantasy.option_cache.OptionBook`: the option lists met, by what
+  they depend on.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 from ikusa.systems.fantasy.applying import AppliesBook
 from ikusa.systems.fantasy.battlefields import Battlefield
 from ikusa.systems.fantasy.conditions import ConditionDef, find_condition
+from ikusa.systems.fantasy.option_cache import OptionBook
 
 if TYPE_CHECKING:
     from ikusa.systems.fantasy.encounter import FantasyEncounter
@@ -31,7 +34,7 @@ Front = tuple[str, str]
 class Setup:
     """The static data of one encounter's battles."""
 
-    __slots__ = ("applies", "conds", "enc", "env", "field", "pairs", "table", "units")
+    __slots__ = ("applies", "conds", "enc", "env", "field", "options", "pairs", "table", "units")
 
     def __init__(self, enc: FantasyEncounter) -> None:
         from ikusa.systems.fantasy.encounter import parse_front
@@ -54,6 +57,7 @@ class Setup:
                 pairs = [((units[0], "fore"), (units[1], "fore"))]
         self.pairs = tuple(pairs)
         self.applies = AppliesBook()
+        self.options = OptionBook()
 
     def _resolve(self, name: str) -> str:
         d = find_condition(name, self.table)

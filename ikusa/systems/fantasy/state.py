@@ -19,14 +19,15 @@ from ikusa.systems.fantasy.character import Fighter
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef
 from ikusa.systems.fantasy.effects import FantasyFx
 from ikusa.systems.fantasy.encounter import FantasyEncounter
-from ikusa.systems.fantasy.fingerprint import snapshot
 from ikusa.systems.fantasy.formation import Formation
 from ikusa.systems.fantasy.legal import explain, options_for
+from ikusa.systems.fantasy.option_cache import hps, list_key, made
 from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
 from ikusa.systems.fantasy.setup import setup_of
 from ikusa.systems.fantasy.surprise import place_choices
 
 START = "start"
+_PROMPT = "第{}ラウンド {} の手番 (残りアクション {})".format
 
 
 class FantasyState:
@@ -75,14 +76,15 @@ class FantasyState:
         #: answer) of the last lookup outside a reading scope (_lookup)
         self._eff_last: dict[str, tuple[tuple[Cond, ...], bool, Any, tuple[list[tuple[Cond, ConditionDef]],
                                                                            Applying | None]]] = {}
-        #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
-        self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
+        #: issue #12: the last action decision with the option key (option_cache.py), the HP and
+        #: the round it was made for: asked again while they are the same, it is the answer
+        self._pending_memo: tuple[tuple[Any, ...], tuple[int, ...], int, Decision] | None = None
+        #: issue #12: the option lists of the encounter's battles, by their key (option_cache.py)
+        self._option_book = setup.options
         #: issue #12: the action decision pending() last answered, until the next apply or
-        #: ruling: apply() checks the action against it without a second snapshot (an action
-        #: missing from it is checked against a fresh pending(), in case a tool changed the
-        #: state directly since; fingerprint.py)
+        #: ruling: apply() checks the action against it (an action missing from it is checked
+        #: against a fresh pending(), in case a tool changed the state directly since)
         self._asked: Decision | None = None
-        self._snapshot_plan: Any = None  # fingerprint.py: the getters for this state's attributes
         #: fighter id → (its spec, the spec's senses): the senses are read on every effective()
         self._senses: dict[str, tuple[Any, tuple[str, ...]]] = {}
         rulings.start_effects(self)
@@ -220,15 +222,27 @@ class FantasyState:
                             tuple(Option(k, label, 0, None, {"action": "place", "row": row, "front": fr})
                                   for k, label, row, fr, ok in self._place_choices(f) if ok))
         assert self.current is not None
-        snap = snapshot(self)
-        memo = self._pending_memo
-        if snap is not None and memo is not None and memo[0] == snap:
-            self._asked = memo[1]
-            return memo[1]
         f = self.fighters[self.current]
-        decision = Decision(f.id, "action", f"第{self.round}ラウンド {f.name} の手番 (残りアクション {f.actions})",
-                            tuple(options_for(self, f)))
-        self._pending_memo = None if snap is None else (snap, decision)
+        key = list_key(self, f)  # option_cache.py: everything the options depend on but the HP
+        if key is None:  # GM effects active (or a condition held twice): worked out afresh
+            options = options_for(self, f)
+            memo = None
+        else:
+            hp = hps(self)
+            last = self._pending_memo
+            if last is not None and last[0] == key and last[1] == hp and last[2] == self.round:
+                self._asked = last[3]  # asked again, nothing changed: the same decision
+                return last[3]
+            book = self._option_book
+            kept = book.get(key)
+            if kept is not None:
+                options = made(self, kept)
+            else:
+                options = options_for(self, f)
+                book.keep(key, self, options)
+            memo = (key, hp, self.round)
+        decision = Decision.lazy(f.id, "action", _PROMPT, (self.round, f.name, f.actions), tuple(options))
+        self._pending_memo = None if memo is None else (*memo, decision)
         self._asked = decision
         return decision
 

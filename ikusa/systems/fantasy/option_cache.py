@@ -1,0 +1,116 @@
+"""Option lists kept by what they depend on (issue #12).
+
+A fighter's legal options (option_list.py) depend on a few things only: the ruleset and the
+battlefield, the engagements, every fighter's spec, place in the formation, conditions (their
+ids, and the applying definitions as their :class:`~ikusa.systems.fantasy.applying.Applying`)
+and whether it is out, and the acting fighter's actions left, ammunition, line of fire and
+fatigue.  The characters' HP enter only the options' data (``target_hp``).  Within one
+encounter the same situations come back all the time (every battle starts from the same
+formation; a round often ends where it began), so the encounter's :class:`OptionBook` keeps
+each list met, by that key, and a decision in a known situation copies the kept options with
+today's HP instead of working the list out again.
+
+The key holds the Applying objects themselves and the ``id`` of the specs, options and
+battlefield; the book's entry keeps those objects alive, so an id in a kept key always names
+the same object.  No key is made (nothing is kept or reused) while GM effects or one-off
+modifiers are active, or when a condition set holds one condition id twice (its answers
+depend on durations).  ``tests/systems/fantasy/test_option_list.py`` compares every decision
+with the list worked out from scratch.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+from ikusa.engine.protocol import Option
+from ikusa.systems.fantasy.character import Fighter
+
+if TYPE_CHECKING:
+    from ikusa.systems.fantasy.state import FantasyState
+
+Key = tuple[Any, ...]
+#: (key, label, cost, odds, data, id of the target whose HP the data shows or None, data holds a list)
+Entry = tuple[str, str, int | None, float | None, dict[str, Any], str | None, bool]
+
+_PLACE = attrgetter("down", "fallen", "unit", "row", "front")
+_ID = attrgetter("id")
+_HP = attrgetter("hp")
+
+
+class OptionBook:
+    """The option lists of one encounter's battles, by :func:`list_key` (bounded)."""
+
+    __slots__ = ("lists",)
+    #: at most this many lists are kept (then the book starts afresh)
+    LIMIT = 1024
+
+    def __init__(self) -> None:
+        self.lists: dict[Key, tuple[tuple[object, ...], tuple[Entry, ...]]] = {}
+
+    def __deepcopy__(self, memo: dict[int, object]) -> OptionBook:
+        return self  # pure entries (setup.py)
+
+    def get(self, key: Key) -> tuple[Entry, ...] | None:
+        got = self.lists.get(key)
+        return None if got is None else got[1]
+
+    def keep(self, key: Key, st: FantasyState, options: list[Option]) -> None:
+        """Keep ``options`` (copies of their data) under ``key``, with the objects whose ids it holds."""
+        lists = self.lists
+        if len(lists) >= self.LIMIT:
+            lists.clear()
+        alive = (st.opts, st.field, *[g.spec for g in st.fighters.values()])
+        lists[key] = (alive, tuple(_entry(o) for o in options))
+
+
+def _entry(o: Option) -> Entry:
+    data = dict(o.data)
+    tid = data["target"] if "target_hp" in data else None
+    has_list = False
+    for k, v in data.items():
+        if type(v) is list:
+            data[k] = list(v)
+            has_list = True
+    return (o.key, o.label, o.cost, o.odds, data, tid, has_list)
+
+
+def list_key(st: FantasyState, f: Fighter) -> Key | None:
+    """Everything ``f``'s option list depends on but the HP; None = not to be kept or reused."""
+    fx = st.fx
+    if fx.book.active or fx.next_mod:
+        return None
+    form = st.formation
+    parts: list[Any] = [id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid, id(f.spec), f.actions,
+                        f.aimed, f.fatigue, tuple(f.shots.items()) if f.shots else ()]
+    applying = st._applying
+    for g in st.fighters.values():
+        app = applying(g)[1]
+        if app is None:
+            return None
+        parts.append(id(g.spec))
+        parts.append(_PLACE(g))
+        parts.append(app)
+        parts.append(tuple(map(_ID, g.conds)) if g.conds else ())
+    return tuple(parts)
+
+
+def hps(st: FantasyState) -> tuple[int, ...]:
+    """Every fighter's HP (what a kept list's data shows besides its key)."""
+    return tuple(map(_HP, st.fighters.values()))
+
+
+def made(st: FantasyState, entries: tuple[Entry, ...]) -> list[Option]:
+    """The options of kept entries, with today's HP."""
+    fighters = st.fighters
+    out = []
+    for key, label, cost, odds, data, tid, has_list in entries:
+        d = dict(data)
+        if tid is not None:
+            d["target_hp"] = fighters[tid].hp
+        if has_list:
+            for k, v in d.items():
+                if type(v) is list:
+                    d[k] = list(v)
+        out.append(Option(key, label, cost, odds, d))
+    return out
