@@ -39,27 +39,41 @@ _HP = attrgetter("hp")
 
 
 class OptionBook:
-    """The option lists of one encounter's battles, by :func:`list_key` (bounded)."""
+    """The option lists of one encounter's battles, by :func:`list_key` (bounded).  Where
+    situations seldom come back (many fighters moving at random) keeping lists costs more than
+    it saves: once :data:`LIMIT` lists are kept, fewer than one reuse in four lists kept stops
+    the keeping (the kept ones still answer)."""
 
-    __slots__ = ("lists",)
-    #: at most this many lists are kept (then the book starts afresh)
-    LIMIT = 1024
+    __slots__ = ("hits", "keeping", "lists")
+    #: at most this many lists are kept
+    LIMIT = 512
 
     def __init__(self) -> None:
         self.lists: dict[Key, tuple[tuple[object, ...], tuple[Entry, ...]]] = {}
+        self.hits = 0
+        self.keeping = True
 
     def __deepcopy__(self, memo: dict[int, object]) -> OptionBook:
         return self  # pure entries (setup.py)
 
     def get(self, key: Key) -> tuple[Entry, ...] | None:
         got = self.lists.get(key)
-        return None if got is None else got[1]
+        if got is None:
+            return None
+        self.hits += 1
+        return got[1]
 
     def keep(self, key: Key, st: FantasyState, options: list[Option]) -> None:
         """Keep ``options`` (copies of their data) under ``key``, with the objects whose ids it holds."""
+        if not self.keeping:
+            return
         lists = self.lists
         if len(lists) >= self.LIMIT:
+            if self.hits * 4 < len(lists):
+                self.keeping = False
+                return
             lists.clear()
+            self.hits = 0
         alive = (st.opts, st.field, *[g.spec for g in st.fighters.values()])
         lists[key] = (alive, tuple(_entry(o) for o in options))
 

@@ -222,7 +222,14 @@ class FantasyState:
                             tuple(Option(k, label, 0, None, {"action": "place", "row": row, "front": fr})
                                   for k, label, row, fr, ok in self._place_choices(f) if ok))
         assert self.current is not None
-        f = self.fighters[self.current]
+        opened = self.open_reading()  # the key and the list read every fighter's conditions
+        try:
+            return self._action_decision(self.fighters[self.current])
+        finally:
+            if opened:
+                self.close_reading()
+
+    def _action_decision(self, f: Fighter) -> Decision:
         key = list_key(self, f)  # option_cache.py: everything the options depend on but the HP
         if key is None:  # GM effects active (or a condition held twice): worked out afresh
             options = options_for(self, f)
