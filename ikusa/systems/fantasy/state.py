@@ -73,9 +73,11 @@ class FantasyState:
         #: (applying.py; pure: shared by every battle of the encounter and by clones, setup.py)
         self._applies = setup.applies
         #: fighter id → (its and the environment's Cond objects, 不意打ち standing, spec, the
-        #: answer) of the last lookup outside a reading scope (_lookup)
-        self._eff_last: dict[str, tuple[tuple[Cond, ...], bool, Any, tuple[list[tuple[Cond, ConditionDef]],
-                                                                           Applying | None]]] = {}
+        #: answer) of the last lookup (_lookup)
+        self._eff_last: dict[str, tuple[list[Cond], list[Cond], bool, Any,
+                                        tuple[list[tuple[Cond, ConditionDef]], Applying | None]]] = {}
+        #: the conditions of the table that are breath environments (F-R18: 水中)
+        self._breath_ids = frozenset(cid for cid, d in self.table.items() if d.breath)
         #: issue #12: the last action decision with the option key (option_cache.py), the HP and
         #: the round it was made for: asked again while they are the same, it is the answer
         self._pending_memo: tuple[tuple[Any, ...], tuple[int, ...], int, Decision] | None = None
@@ -121,11 +123,11 @@ class FantasyState:
         Cond), its 不意打ち standing too and no GM effect is active; else worked out."""
         surprised = f.surprised and not f.acted and (self.opts.surprise_until_first_turn or self.round <= 1)
         active = self.fx.book.active
-        held = (*f.conds, *self.env)
         if not active:
             last = self._eff_last.get(f.id)
-            if last is not None and last[1] is surprised and last[2] is f.spec and last[0] == held:
-                return last[3]
+            if last is not None and last[0] == f.conds and last[1] == self.env and last[2] is surprised \
+                    and last[3] is f.spec:
+                return last[4]
         conds = self.conds_of(f)
         if not conds:
             got: tuple[list[tuple[Cond, ConditionDef]], Applying | None] = ([], NONE)
@@ -135,7 +137,7 @@ class FantasyState:
                 senses = self._senses[f.id] = (f.spec, f.spec.all_senses())
             got = self._applies.lookup(conds, senses[1], self.table)
         if not active and got[1] is not None:  # a set with one id twice: its pairs depend on durations
-            self._eff_last[f.id] = (held, surprised, f.spec, got)
+            self._eff_last[f.id] = (list(f.conds), list(self.env), surprised, f.spec, got)
         return got
 
     @contextmanager
@@ -197,6 +199,17 @@ class FantasyState:
     def breathless(self, f: Fighter) -> bool:
         """F-R18: in a breath environment (水中) without air; F-G14: a non-swimmer out of depth in
         中装鎧 or heavier sinks, so the breath rules apply at once even if it had air."""
+        breath = self._breath_ids
+        if not self.fx.book.active and "surprised" not in breath:  # none held at all: no lookup (issue #12)
+            for c in self.env:
+                if c.id in breath:
+                    break
+            else:
+                for c in f.conds:
+                    if c.id in breath:
+                        break
+                else:
+                    return False
         pairs, app = self._applying(f)
         env = app.breath if app is not None else [d for _c, d in pairs if d.breath]
         if not env:

@@ -48,6 +48,10 @@ def _check_fighters(st: FantasyState) -> None:
             assert st.flag(f, name) == want
         for action in ACTIONS:
             assert st.multiplier(f, action) == max([d.action_multipliers.get(action, 1) for _c, d in pairs] + [1])
+        env = [d for _c, d in pairs if d.breath]  # F-R18/F-G14 from the pairs (breathless() skips the lookup)
+        sinking = f.spec.out_of_depth and f.spec.armor in ("medium", "heavy") and any(
+            d.heavy_armor_cannot_swim for d in env)
+        assert st.breathless(f) == (bool(env) and (not f.spec.air or sinking))
         _pairs, app = st._applying(f)
         if app is not None:  # the breath environments it keeps (F-R18) are the applying ones
             assert list(app.breath) == [d for _c, d in pairs if d.breath]
