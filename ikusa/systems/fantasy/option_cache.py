@@ -1,21 +1,19 @@
 """Option lists kept by what they depend on (issue #12).
 
 A fighter's legal options (option_list.py) depend on a few things only: the ruleset and the
-battlefield, the engagements, every fighter's spec, place in the formation, conditions (their
-ids, and the applying definitions as their :class:`~ikusa.systems.fantasy.applying.Applying`)
-and whether it is out, and the acting fighter's actions left, ammunition, line of fire and
-fatigue.  The characters' HP enter only the options' data (``target_hp``).  Within one
-encounter the same situations come back all the time (every battle starts from the same
-formation; a round often ends where it began), so the encounter's :class:`OptionBook` keeps
-each list met, by that key, and a decision in a known situation copies the kept options with
-today's HP instead of working the list out again.
+battlefield, the engagements, the environment, every fighter's spec, place in the formation,
+conditions (id and cause), 不意打ち standing and whether it is out, and the acting fighter's
+actions left, ammunition, line of fire and fatigue.  The characters' HP enter only the
+options' data (``target_hp``).  Within one encounter the same situations come back all the
+time (every battle starts from the same formation; a round often ends where it began), so the
+encounter's :class:`OptionBook` keeps each list met, by that key, and a decision in a known
+situation copies the kept options with today's HP instead of working the list out again.
 
-The key holds the Applying objects themselves and the ``id`` of the specs, options and
-battlefield; the book's entry keeps those objects alive, so an id in a kept key always names
-the same object.  No key is made (nothing is kept or reused) while GM effects or one-off
-modifiers are active, or when a condition set holds one condition id twice (its answers
-depend on durations).  ``tests/systems/fantasy/test_option_list.py`` compares every decision
-with the list worked out from scratch.
+The key holds the ``id`` of the specs, options and battlefield; the book's entry keeps those
+objects alive, so an id in a kept key always names the same object.  No key is made (nothing
+is kept or reused) while GM effects or one-off modifiers are active.
+``tests/systems/fantasy/test_option_list.py`` compares every decision with the list worked out
+from scratch.
 """
 
 from __future__ import annotations
@@ -33,8 +31,8 @@ Key = tuple[Any, ...]
 #: (key, label, cost, odds, data, id of the target whose HP the data shows or None, data holds a list)
 Entry = tuple[str, str, int | None, float | None, dict[str, Any], str | None, bool]
 
-_PLACE = attrgetter("down", "fallen", "unit", "row", "front")
-_ID = attrgetter("id")
+_PLACE = attrgetter("down", "fallen", "unit", "row", "front", "surprised", "acted")
+_CONDITION = attrgetter("id", "cause")
 _HP = attrgetter("hp")
 
 
@@ -90,22 +88,23 @@ def _entry(o: Option) -> Entry:
 
 
 def list_key(st: FantasyState, f: Fighter) -> Key | None:
-    """Everything ``f``'s option list depends on but the HP; None = not to be kept or reused."""
+    """Everything ``f``'s option list depends on but the HP; None = not to be kept or reused.
+
+    A fighter's applying conditions are a function of its spec (senses), its own and the
+    environment's conditions (id and cause) and its 不意打ち standing (surprised, acted, round
+    1), so the key holds those rather than the lookups' answers (the answers' definitions do
+    not depend on durations, F-G11)."""
     fx = st.fx
     if fx.book.active or fx.next_mod:
         return None
     form = st.formation
-    parts: list[Any] = [id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid, id(f.spec), f.actions,
-                        f.aimed, f.fatigue, tuple(f.shots.items()) if f.shots else ()]
-    applying = st._applying
+    parts: list[Any] = [id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid, st.round <= 1,
+                        tuple(map(_CONDITION, st.env)), id(f.spec), f.actions, f.aimed, f.fatigue,
+                        tuple(f.shots.items()) if f.shots else ()]
     for g in st.fighters.values():
-        app = applying(g)[1]
-        if app is None:
-            return None
         parts.append(id(g.spec))
         parts.append(_PLACE(g))
-        parts.append(app)
-        parts.append(tuple(map(_ID, g.conds)) if g.conds else ())
+        parts.append(tuple(map(_CONDITION, g.conds)) if g.conds else ())
     return tuple(parts)
 
 
