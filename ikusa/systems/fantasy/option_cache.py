@@ -93,19 +93,19 @@ def list_key(st: FantasyState, f: Fighter) -> Key | None:
     A fighter's applying conditions are a function of its spec (senses), its own and the
     environment's conditions (id and cause) and its 不意打ち standing (surprised, acted, round
     1), so the key holds those rather than the lookups' answers (the answers' definitions do
-    not depend on durations, F-G11)."""
+    not depend on durations, F-G11).  Its first part, the same for every actor, is what the
+    formation's answers depend on (Formation.keep_memos)."""
     fx = st.fx
     if fx.book.active or fx.next_mod:
         return None
     form = st.formation
-    parts: list[Any] = [id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid, st.round <= 1,
-                        tuple(map(_CONDITION, st.env)), id(f.spec), f.actions, f.aimed, f.fatigue,
-                        tuple(f.shots.items()) if f.shots else ()]
+    world: list[Any] = [id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid, st.round <= 1,
+                        tuple(map(_CONDITION, st.env))]
     for g in st.fighters.values():
-        parts.append(id(g.spec))
-        parts.append(_PLACE(g))
-        parts.append(tuple(map(_CONDITION, g.conds)) if g.conds else ())
-    return tuple(parts)
+        world.append(id(g.spec))
+        world.append(_PLACE(g))
+        world.append(tuple(map(_CONDITION, g.conds)) if g.conds else ())
+    return (tuple(world), id(f.spec), f.actions, f.aimed, f.fatigue, tuple(f.shots.items()) if f.shots else ())
 
 
 def hps(st: FantasyState) -> tuple[int, ...]:

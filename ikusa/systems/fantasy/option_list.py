@@ -95,7 +95,7 @@ def legal_options(st: FantasyState, f: Fighter) -> list[Option]:
             return sum([m.value for m in st.mods(who, tags)])
         return a.total(tags)
 
-    enemies = [e for e in fighters.values() if e.side != side and not e.out]
+    enemies = [e for e in fighters.values() if e.side != side and not (e.down or e.fallen)]
     reach = form.melee_targets(f)
     odds_of: dict[tuple[str, tuple[str, ...], int, bool], float] = {}
 
@@ -188,15 +188,17 @@ def legal_options(st: FantasyState, f: Fighter) -> list[Option]:
                               None, {"action": "run", "front": dest, "reach": len(form.reach_from((f.unit, dest)))}))
     if o.stand_cost <= acts and f.has("prone"):
         out.append(Option("stand", f"立ち上がる ({o.stand_cost}アクション)", o.stand_cost, None, {"action": "stand"}))
-    if o.sleep_wake_by_ally and o.cost_wake <= acts:
-        for a in fighters.values():
-            if a.side == side and a is not f and not a.out and a.unit == f.unit and a.has("sleep"):
+    unit = f.unit
+    mates = [a for a in fighters.values() if a.unit == unit and a is not f and a.side == side
+             and not (a.down or a.fallen)]  # F-G07/F-G12: waking and leading reach the same unit only
+    if mates and o.sleep_wake_by_ally and o.cost_wake <= acts:
+        for a in mates:
+            if a.has("sleep"):
                 out.append(Option(f"wake:{a.id}", f"{a.name} を起こす ({o.cost_wake}アクション)", o.cost_wake, None,
                                   {"action": "wake", "target": a.id}))
-    if not swim and cost <= acts:
-        for a in fighters.values():
-            if a.side == side and a is not f and not a.out and a.row == "front" and a.unit == f.unit \
-                    and app_of(a).led:
+    if mates and not swim and cost <= acts:
+        for a in mates:
+            if a.row == "front" and app_of(a).led:
                 out.append(Option(f"lead:{a.id}", f"{a.name} の手を引いて後衛へ下がらせる ({cost}アクション, "
                                   "機会攻撃あり)", cost, None, {"action": "lead", "target": a.id}))
     cover = st._base_cost["cover"] * app.multiplier("cover")

@@ -151,12 +151,13 @@ class FantasyState:
             if opened:
                 self.close_reading()
 
-    def open_reading(self) -> bool:
-        """Start a :meth:`reading` scope; False when one is open already (then nothing to close)."""
+    def open_reading(self, world: tuple[object, ...] | None = None) -> bool:
+        """Start a :meth:`reading` scope; False when one is open already (then nothing to close).
+        ``world``: what the formation's answers depend on (option_cache.list_key), if known."""
         if self._eff_memo is not None:
             return False
         self._eff_memo = {}
-        self.formation.keep_memos(True)
+        self.formation.keep_memos(True, world)
         return True
 
     def close_reading(self) -> None:
@@ -235,15 +236,16 @@ class FantasyState:
                             tuple(Option(k, label, 0, None, {"action": "place", "row": row, "front": fr})
                                   for k, label, row, fr, ok in self._place_choices(f) if ok))
         assert self.current is not None
-        opened = self.open_reading()  # the key and the list read every fighter's conditions
+        f = self.fighters[self.current]
+        key = list_key(self, f)  # option_cache.py: everything the options depend on but the HP
+        opened = self.open_reading(None if key is None else key[0])
         try:
-            return self._action_decision(self.fighters[self.current])
+            return self._action_decision(f, key)
         finally:
             if opened:
                 self.close_reading()
 
-    def _action_decision(self, f: Fighter) -> Decision:
-        key = list_key(self, f)  # option_cache.py: everything the options depend on but the HP
+    def _action_decision(self, f: Fighter, key: tuple[Any, ...] | None) -> Decision:
         if key is None:  # GM effects active (or a condition held twice): worked out afresh
             options = options_for(self, f)
             memo = None

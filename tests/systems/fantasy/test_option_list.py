@@ -76,7 +76,8 @@ def _decisions(st: FantasyState, seed: int, rulings: bool, limit: int = 150) -> 
 
 
 def _compare(st: FantasyState) -> int:
-    """1 for a decision compared (2 when its list came from the encounter's kept lists), else 0."""
+    """1 for a decision compared (2 when its list came from the encounter's kept lists, 3 when
+    it was worked out with the formation's reach kept from an earlier decision), else 0."""
     if st.current is None or st.placing or st.over:
         return 0
     f = st.fighters[st.current]
@@ -85,14 +86,26 @@ def _compare(st: FantasyState) -> int:
     assert [(o.key, o.label, o.cost, o.odds, o.data) for o in options_for(st, f)] == want
     key = list_key(st, f)
     kept = key is not None and st._option_book.get(key) is not None
+    reach = key is not None and not kept and st.formation.kept_reach is not None and st.formation.world == key[0]
     d = st.pending()
     assert d is not None and [(o.key, o.label, o.cost, o.odds, o.data) for o in d.options] == want
-    return 1 + kept
+    return 3 if reach else 1 + kept
 
 
 def test_the_direct_list_is_the_legal_candidates_in_varied_generated_battles() -> None:
     steps = sum(bool(_compare(st)) for seed in range(24) for st in _decisions(varied_battle(seed), seed, False))
     assert steps > 400
+
+
+def test_lists_worked_out_with_a_kept_formation_reach_are_the_legal_candidates() -> None:
+    """Lists no kept list answers (the book keeps none here), worked out with the reach the
+    formation kept from the last decision in the same places and conditions."""
+    counts = []
+    for seed in range(12):
+        st = varied_battle(seed)
+        st._option_book.keeping = False
+        counts.extend(_compare(s) for s in _decisions(st, seed, False))
+    assert counts.count(3) > 50
 
 
 def test_the_direct_list_is_the_legal_candidates_with_gm_rulings() -> None:
