@@ -273,8 +273,10 @@ def _swim_block(st: FantasyState, f: Fighter) -> RuleViolation | None:
     return None
 
 
-def options_for(st: FantasyState, f: Fighter) -> list[Option]:
-    opened = st.open_reading()  # FantasyState.reading without the generator (issue #12: every decision)
+def options_for(st: FantasyState, f: Fighter, world: tuple[object, ...] | None = None) -> list[Option]:
+    """The legal options of ``f`` (option_list.py); ``world``: what the formation's answers
+    depend on, when the caller knows it (option_cache.list_key)."""
+    opened = st.open_reading(world)  # FantasyState.reading without the generator (issue #12: every decision)
     try:
         return legal_options(st, f)
     finally:

@@ -238,15 +238,7 @@ class FantasyState:
         assert self.current is not None
         f = self.fighters[self.current]
         key = list_key(self, f)  # option_cache.py: everything the options depend on but the HP
-        opened = self.open_reading(None if key is None else key[0])
-        try:
-            return self._action_decision(f, key)
-        finally:
-            if opened:
-                self.close_reading()
-
-    def _action_decision(self, f: Fighter, key: tuple[Any, ...] | None) -> Decision:
-        if key is None:  # GM effects active (or a condition held twice): worked out afresh
+        if key is None:  # GM effects active: worked out afresh
             options = options_for(self, f)
             memo = None
         else:
@@ -260,7 +252,7 @@ class FantasyState:
             if kept is not None:
                 options = made(self, kept)
             else:
-                options = options_for(self, f)
+                options = options_for(self, f, key[0])
                 book.keep(key, self, options)
             memo = (key, hp, self.round)
         decision = Decision.lazy(f.id, "action", _PROMPT, (self.round, f.name, f.actions), tuple(options))
