@@ -31,7 +31,7 @@ Key = tuple[Any, ...]
 #: (key, label, cost, odds, data, id of the target whose HP the data shows or None, data holds a list)
 Entry = tuple[str, str, int | None, float | None, dict[str, Any], str | None, bool]
 
-_PLACE = attrgetter("down", "fallen", "unit", "row", "front", "surprised", "acted")
+_PLACE = attrgetter("down", "fallen", "unit", "row", "front")
 _CONDITION = attrgetter("id", "cause")
 _HP = attrgetter("hp")
 
@@ -99,11 +99,13 @@ def list_key(st: FantasyState, f: Fighter) -> Key | None:
     if fx.book.active or fx.next_mod:
         return None
     form = st.formation
-    world: list[Any] = [id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid, st.round <= 1,
-                        tuple(map(_CONDITION, st.env))]
+    # 不意打ち stands while surprised and not yet acted, and (F-G01) until the first turn or in round 1
+    world: list[Any] = [id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid,
+                        st.opts.surprise_until_first_turn or st.round <= 1, tuple(map(_CONDITION, st.env))]
     for g in st.fighters.values():
         world.append(id(g.spec))
         world.append(_PLACE(g))
+        world.append(g.surprised and not g.acted)
         world.append(tuple(map(_CONDITION, g.conds)) if g.conds else ())
     return (tuple(world), id(f.spec), f.actions, f.aimed, f.fatigue, tuple(f.shots.items()) if f.shots else ())
 
