@@ -4,9 +4,10 @@ per distinct set (issue #12).
 Which condition definitions apply (:func:`~ikusa.systems.fantasy.conditions.effective`:
 senses and F-G11 stacking) is a pure function of the (id, cause) of every condition the
 character has (own, environment, GM effects, 不意打ち) and of its senses.  A battle sees only
-a handful of such sets, so a state keeps one :class:`Applying` per set, keyed by those
-values (:class:`AppliesBook`, hung on the state, shared by its clones: every entry is a pure
-function of its key and the state's condition table, which no battle changes).  An
+a handful of such sets, so the encounter keeps one :class:`Applying` per set, keyed by those
+values (:class:`AppliesBook`, on the encounter's setup.py, shared by its battles and their
+clones: every entry is a pure function of its key and the encounter's condition table, which
+no battle changes).  An
 :class:`Applying` also remembers the answers derived from its definitions alone: the
 modifiers of a check with given tags (F-G11: additive), the condition forbidding a check,
 the first condition lacking a capability, the action-cost multiplier (F-G13).
@@ -116,9 +117,11 @@ NONE = Applying(())
 
 
 class AppliesBook:
-    """The :class:`Applying` of every distinct condition set a state has met, by key."""
+    """The :class:`Applying` of every distinct condition set an encounter's battles have met,
+    by key (at most :data:`LIMIT`; then it starts afresh)."""
 
     __slots__ = ("sets",)
+    LIMIT = 4096
 
     def __init__(self) -> None:
         self.sets: dict[Key, Applying | None] = {}
@@ -138,6 +141,8 @@ class AppliesBook:
                 return [(conds[i], d) for i, d in app.plan], app
             return effective(conds, senses, table), None
         pairs = effective(conds, senses, table)
+        if len(sets) >= self.LIMIT:
+            sets.clear()
         if len({c.id for c in conds}) < len(conds):
             sets[key] = None
             return pairs, None
