@@ -44,7 +44,7 @@ class OptionBook:
 
     __slots__ = ("hits", "keeping", "lists")
     #: at most this many lists are kept
-    LIMIT = 512
+    LIMIT = 2048
 
     def __init__(self) -> None:
         self.lists: dict[Key, tuple[tuple[object, ...], tuple[Entry, ...]]] = {}
