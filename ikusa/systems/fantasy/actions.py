@@ -259,11 +259,10 @@ def trip(st: FantasyState, f: Fighter, t: Fighter, dice: DiceSource) -> list[Eve
         return events
     tn = st.field.trip_fall_tn
     if tn is not None:  # the fall check is part of the trip: before 伏せ applies
-        ok, ctext = saving_throw(st, t, "intuition_avoid", tn, dice)
-        fell = not ok
-        events.append(Event("fall_check", "F-R09,F-G05",
-                            f"{t.name} 崖際 {ctext} vs 目標値{tn} → {'転落' if fell else '踏みとどまった'}",
-                            {"id": t.id, "tn": tn, "fell": fell}))
+        c = st_check(st, t, "intuition_avoid", dice)
+        fell = not c.succeeds_against(tn, st.opts)
+        events.append(Event.lazy("fall_check", "F-R09,F-G05", _fall_text, (t.name, c, tn, fell),
+                                 {"id": t.id, "tn": tn, "fell": fell}))
         if fell and st.opts.fall_removes:
             t.fallen = True
             events.append(Event("fallen", "F-G17", f"{t.name} は崖から転落し戦闘から離脱", {"id": t.id}))
@@ -271,6 +270,10 @@ def trip(st: FantasyState, f: Fighter, t: Fighter, dice: DiceSource) -> list[Eve
         t.add(Cond("prone"))
         events.append(Event("prone", "F-R12", f"{t.name} は伏せ状態になった", {"id": t.id}))
     return events
+
+
+def _fall_text(tname: str, c: Check, tn: int, fell: bool) -> str:
+    return f"{tname} 崖際 {c.text()} vs 目標値{tn} → {'転落' if fell else '踏みとどまった'}"
 
 
 SAVE_TAGS = {"fort": "st.fort", "will": "st.will", "intuition_avoid": "st.intuition.avoid",
@@ -285,11 +288,6 @@ def st_check(st: FantasyState, t: Fighter, save: str, dice: DiceSource) -> Check
     if blocker is not None:
         return refused_check(tag, t.name, base, blocker)
     return gm_roll(st, t, roll_check(dice, st.opts, tag, t.name, base, st.mods(t, (tag,))))
-
-
-def saving_throw(st: FantasyState, t: Fighter, save: str, tn: int, dice: DiceSource) -> tuple[bool, str]:
-    c = st_check(st, t, save, dice)
-    return c.succeeds_against(tn, st.opts), c.text()
 
 
 def spell_tags(sp: SpellSpec) -> tuple[str, ...]:
@@ -322,9 +320,10 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
     tags = spell_tags(sp)
     mag = gm_roll(st, f, roll_check(dice, st.opts, tags[0], f.name, f.spec.values.magic, st.mods(f, tags)))
     victims = spell_targets(st, f, sp, target)
-    events = [Event("cast", "F-H06", f"{f.name} {sp.name} ({sp.area if sp.target == 'area' else '個別対象'}) "
-                    f"{mag.text()} → 対象: {'、'.join(v.name for v in victims) or 'なし'}",
-                    {"caster": f.id, "spell": sp.id, "magic": mag.to_json(), "targets": [v.id for v in victims]})]
+    events = [Event.lazy("cast", "F-H06", _cast_text,
+                         (f.name, sp.name, sp.area if sp.target == "area" else "個別対象", mag,
+                          tuple(v.name for v in victims)),
+                         {"caster": f.id, "spell": sp.id, "magic": mag.to_json(), "targets": [v.id for v in victims]})]
     if mag.auto_fail:
         events.append(Event("spell_fail", "F-G04", f"{sp.name} は自動失敗", {"spell": sp.id}))
         return events
@@ -342,16 +341,15 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
             continue
         c = st_check(st, v, sp.save, dice)
         resisted = c.succeeds_against(mag.total, st.opts) and not mag.auto_success
-        events.append(Event("save", "F-H03,F-G05", f"{v.name} {c.text()} vs 魔法強度{mag.total} → "
-                            f"{'抵抗' if resisted else '失敗'}",
-                            {"id": v.id, "save": c.to_json(), "resisted": resisted}))
+        events.append(Event.lazy("save", "F-H03,F-G05", _save_text, (v.name, c, mag.total, resisted),
+                                 {"id": v.id, "save": c.to_json(), "resisted": resisted}))
         if resisted:
             continue
         if sp.damage_dice or sp.damage_bonus:
             rolled = dice.roll(st.opts.die_sides, sp.damage_dice, f"{sp.name} ダメージ", f.id) if sp.damage_dice else []
             dmg = Damage(list(rolled), sp.damage_bonus)
-            events.append(Event("damage", "F-H06", f"{v.name} へのダメージ {dmg.text()}",
-                                {"target": v.id, "damage": dmg.total}))
+            events.append(Event.lazy("damage", "F-H06", _damage_text, (v.name, dmg),  # dmg is not changed after
+                                     {"target": v.id, "damage": dmg.total}))
             events.extend(apply_damage(st, v, dmg.total, sp.name))
         if sp.condition is not None and not v.out:
             from ikusa.systems.fantasy.conditions import find_condition
@@ -363,6 +361,14 @@ def cast(st: FantasyState, f: Fighter, sp: SpellSpec, target: str, dice: DiceSou
             events.append(Event("condition", d.rule, f"{v.name} は{d.name}状態になった{dur}",
                                 {"id": v.id, "condition": d.id, "rounds": sp.rounds}))
     return events
+
+
+def _cast_text(fname: str, sname: str, how: str, mag: Check, victims: tuple[str, ...]) -> str:
+    return f"{fname} {sname} ({how}) {mag.text()} → 対象: {'、'.join(victims) or 'なし'}"
+
+
+def _save_text(vname: str, c: Check, magic: int, resisted: bool) -> str:
+    return f"{vname} {c.text()} vs 魔法強度{magic} → {'抵抗' if resisted else '失敗'}"
 
 
 def cure(st: FantasyState, v: Fighter, sp: SpellSpec) -> list[Event]:

@@ -15,7 +15,7 @@ and ``permanent``.  Modifiers show in a check's breakdown as ``+1(祝福 GM)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ikusa.engine.effects import EffectBook, EffectSpec
@@ -79,6 +79,8 @@ def gm_roll(st: Any, f: Any, c: Check) -> Check:
     """After one check of ``f`` is rolled: its one-off modifiers are used up, and an
     ``override`` forces 自動成功/自動失敗 (with a ruling event naming the GM's reason)."""
     fx: FantasyFx = st.fx
+    if not fx.next_mod and not fx.override:  # nothing one-off pending (every check of a plain battle)
+        return c
     fx.next_mod.pop(f.id, None)
     ov = fx.override.pop(f.id, None) or fx.override.pop("", None)
     if ov is None or c.blocked is not None:
@@ -88,7 +90,7 @@ def gm_roll(st: Any, f: Any, c: Check) -> Check:
     ok = ov[0] == "success"
     st.gm_events.append(ruling_event(f"{f.name} {c.label} {c.text()} → {'成功' if ok else '失敗'}に変更", ov[1],
                                      "override", unit=f.id, outcome=ov[0]))
-    return replace(c, auto_success=ok, auto_fail=not ok)
+    return c.forced(ok)
 
 
 def tick_round(st: Any) -> list[Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from ikusa.engine.encounter import validation_error
 from ikusa.engine.errors import InputError
@@ -50,7 +50,8 @@ class FantasyEncounter(EffectsSetup):
     homebrew: FantasyHomebrew = FantasyHomebrew()
     #: effects active at the start (issue #8 §3): ``{unit, effect: {...}}`` or ``{unit, name}``
     effects: tuple[dict[str, Any], ...] = ()
-
+    #: the static data of its battles (setup.py), made by the first one
+    _setup: Any = PrivateAttr(default=None)
 
     # -- resolved tables ------------------------------------------------------------------
     def condition_table(self) -> dict[str, ConditionDef]:

@@ -64,17 +64,28 @@ class Formation:
         #: (reach also depends on who holds a front, F-T14: made anew in each scope)
         self.places: tuple[tuple[object, ...], ...] | None = None
         self.kept: tuple[dict[object, list[Fighter]], dict[Front, list[Front]], dict[str, bool]] | None = None
+        #: issue #12: the reach memo kept with what it depends on (keep_memos)
+        self.world: tuple[object, ...] | None = None
+        self.kept_reach: dict[Front, list[Fighter]] | None = None
 
-    def keep_memos(self, on: bool) -> None:
+    def keep_memos(self, on: bool, world: tuple[object, ...] | None = None) -> None:
         """Start or end the memos of a reading scope (FantasyState.reading): those of members,
         engaged fronts and pincers are the last scope's while every fighter stands where it
-        stood then (same unit, row, front, down and fallen), else fresh."""
+        stood then (same unit, row, front, down and fallen), else fresh; the reach memo is the
+        last scope's while ``world`` (every fighter's place and conditions, option_cache.py) is
+        the last one's, else fresh."""
         if on:
             places = tuple(map(_PLACE, self.fighters.values()))
             if self.kept is None or places != self.places:
                 self.places, self.kept = places, ({}, {}, {})
+                self.world = self.kept_reach = None
             self.memo, self.engaged_memo, self.pincer_memo = self.kept
-            self.reach_memo = {}
+            if world is not None and self.kept_reach is not None and world == self.world:
+                self.reach_memo = self.kept_reach
+            else:
+                self.reach_memo = {}
+                if world is not None:
+                    self.world, self.kept_reach = world, self.reach_memo
         else:
             self.memo = self.engaged_memo = self.pincer_memo = self.reach_memo = None
 
@@ -83,7 +94,7 @@ class Formation:
         return _memoised(self.memo, None, self._live)
 
     def _live(self, _key: object) -> list[Fighter]:
-        return [f for f in self.fighters.values() if not f.out]
+        return [f for f in self.fighters.values() if not (f.down or f.fallen)]  # not out (no property call)
 
     def unit_members(self, unit: str) -> list[Fighter]:
         return _memoised(self.memo, unit, self._unit_members)

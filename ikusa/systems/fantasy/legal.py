@@ -24,6 +24,7 @@ from ikusa.systems.fantasy.cand import cost_reason as _cost_reason
 from ikusa.systems.fantasy.cand import reach_if as _reach_if
 from ikusa.systems.fantasy.cand import rv as _rv
 from ikusa.systems.fantasy.character import Fighter, WeaponSpec
+from ikusa.systems.fantasy.option_list import legal_options
 from ikusa.systems.fantasy.resolution import auto_fail_probability, hit_probability, success_probability
 
 if TYPE_CHECKING:
@@ -76,12 +77,10 @@ def weapon_range(st: FantasyState, f: Fighter, w: WeaponSpec) -> int:
     return int(w.range_m * factor)
 
 
-def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[Cand]:
-    """Every action ``f`` might take, each with the rule forbidding it or None; with
-    ``legal_only`` the forbidden ones are left out (their reasons are still worked out the
-    same way: they decide legality) and no label or data is built for them."""
+def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
+    """Every action ``f`` might take, each with the rule forbidding it or None (the legal ones
+    are built directly by option_list.py: the same options, without the refusals)."""
     out: list[Cand] = []
-    full = not legal_only
     o = st.opts
     form = st.formation
     enemies = [e for e in st.fighters.values() if e.side != f.side and not e.out]
@@ -95,13 +94,6 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             return melee_why[t.id]
         why = melee_why[t.id] = _melee_reason(t)
         return why
-
-    # legal_only: whether a melee attack on each target is allowed, the same tests as
-    # _melee_reason without writing the refusals (issue #12)
-    melee_any = f.row == "front" and no_melee is None and o.cost_attack <= f.actions
-
-    def melee_ok(t: Fighter) -> bool:
-        return melee_any and t in reach
 
     def _melee_reason(t: Fighter) -> RuleViolation | None:
         if f.row != "front":
@@ -128,19 +120,11 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
         return got
 
     why: RuleViolation | None
-    # legal_only: with fewer actions left than an attack needs no attack is listed (F-H07),
-    # nor a spell, whatever else forbids them (the full list gives each its first reason)
-    attacks = full or o.cost_attack <= f.actions
-    for w in f.spec.weapons if attacks else ():
+    for w in f.spec.weapons:
         wb = weapon_block(st, f, w)
         for t in enemies:
             if w.kind == "melee":
-                if legal_only:
-                    if wb is not None or not melee_ok(t):
-                        continue
-                    why = None
-                else:
-                    why = wb or melee_reason(t)
+                why = wb or melee_reason(t)
                 margin = f.spec.values.melee - t.spec.values.evasion
                 label = f"近接攻撃 {w.name} → {t.name}"
             else:
@@ -159,8 +143,6 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
                               + (f" (水中で半減: {w.range_m}m→{rng}m)" if halved else ""))
                 if why is None and o.cost_attack > f.actions:
                     why = _rv("F-H07", HOST, f"アクションが足りない (必要{o.cost_attack}, 残り{f.actions})")
-                if why is not None and legal_only:
-                    continue
                 margin = f.spec.values.ranged - t.spec.values.evasion
                 label = (f"{'投擲' if w.kind == 'thrown' else '射撃'} {w.name} → {t.name} ({dist}m)"
                          f"{lines.ammo_label(f, w)}")
@@ -172,14 +154,9 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             out.append(Cand(f"attack:{w.id}:{t.id}", label, o.cost_attack, why, odds,
                             {"action": "attack", "weapon": w.id, "target": t.id,
                              "expected_damage": w.damage_dice * 3.5 + w.damage_bonus, "target_hp": t.hp}))
-    if attacks and any(w.kind == "melee" for w in f.spec.weapons):
+    if any(w.kind == "melee" for w in f.spec.weapons):
         for t in enemies:
-            if legal_only:
-                if not melee_ok(t):
-                    continue
-                why = None
-            else:
-                why = melee_reason(t)
+            why = melee_reason(t)
             data: dict[str, Any] = {"action": "trip", "target": t.id, "target_hp": t.hp}
             odds = None
             if why is None:
@@ -189,7 +166,7 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             label = f"≪足払い≫ → {t.name}" + ("" if st.field.trip_fall_tn is None else
                                                f" (崖: 直感ST目標値{st.field.trip_fall_tn}で転落)")
             out.append(Cand(f"trip:{t.id}", label, o.cost_attack, why, odds, data))
-    for sp in f.spec.spells if full or o.cost_cast <= f.actions else ():
+    for sp in f.spec.spells:
         tags = spell_tags(sp)
         why = None
         for _c, d in st.effective(f):
@@ -220,8 +197,6 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             else:
                 why_t = why or (lines.screened(st, f, tgt) if tgt is not None and not sp.ally else None)
             why_t = why_t or lines.spell_reach(st, f, sp, tid)
-            if why_t is not None and legal_only:
-                continue
             cures = 0
             if tgt is not None and sp.cures:
                 cures = sum(1 for _c, d in st.effective(tgt) if set(d.cure_tags) & set(sp.cures))
@@ -232,10 +207,6 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
     cost = move_cost(st, f)
     fronts = ("fore", "rear") if st.field.two_fronts else ("fore",)
     for fr in fronts:
-        if legal_only and (f.row == "front" or swim_block is not None or cost > f.actions):
-            break
-        if legal_only and not form.has_room((f.unit, fr)):
-            continue
         why = None
         if f.row == "front":
             why = _rv("F-H08", HOST, f"{f.name} はすでに前衛にいる (別の前衛へは一度後衛へ下がる)")
@@ -243,26 +214,20 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             why = _rv("F-R08", "002 特殊な場所での戦闘 例2/例3",
                       f"{st.field.name}: 前衛に立てるのは{form.cap}人まで")
         why = why or swim_block or _cost_reason(cost, f)
-        if full or why is None:
-            out.append(Cand(f"advance:{fr}", f"移動: {'前' if fr == 'fore' else '後ろ'}の前衛へ ({cost}アクション, "
-                            f"{move_distance(st, f):g}m)", cost, why, None,
-                            {"action": "advance", "front": fr, "reach": _reach_if(st, f, "front", fr)}))
-    why = None if legal_only and f.row == "back" else \
-        (_rv("F-H08", HOST, f"{f.name} はすでに後衛にいる") if f.row == "back" else None) or swim_block or \
+        out.append(Cand(f"advance:{fr}", f"移動: {'前' if fr == 'fore' else '後ろ'}の前衛へ ({cost}アクション, "
+                        f"{move_distance(st, f):g}m)", cost, why, None,
+                        {"action": "advance", "front": fr, "reach": _reach_if(st, f, "front", fr)}))
+    why = (_rv("F-H08", HOST, f"{f.name} はすでに後衛にいる") if f.row == "back" else None) or swim_block or \
         _cost_reason(cost, f)
-    if full or (why is None and f.row != "back"):
-        reach_now = len(reach)
-        reach_other = max(_reach_if(st, f, "front", fr) for fr in fronts if fr != f.front) if len(fronts) > 1 else 0
-        out.append(Cand("withdraw", f"移動: 後衛へ下がる ({cost}アクション, 機会攻撃あり)", cost, why, None,
-                        {"action": "withdraw", "reach_now": reach_now, "reach_other": reach_other}))
-    out.extend(c for c in lines.run_cands(st, f, swim_block) if full or c.why_not is None)
+    reach_now = len(reach)
+    reach_other = max(_reach_if(st, f, "front", fr) for fr in fronts if fr != f.front) if len(fronts) > 1 else 0
+    out.append(Cand("withdraw", f"移動: 後衛へ下がる ({cost}アクション, 機会攻撃あり)", cost, why, None,
+                    {"action": "withdraw", "reach_now": reach_now, "reach_other": reach_other}))
+    out.extend(lines.run_cands(st, f, swim_block))
     prone = f.has("prone")
-    why = None if legal_only and not prone else \
-        (_rv("F-R12", "002 状態異常 [伏せ]", f"{f.name} は伏せ状態ではない") if not prone else None) \
+    why = (_rv("F-R12", "002 状態異常 [伏せ]", f"{f.name} は伏せ状態ではない") if not prone else None) \
         or _cost_reason(o.stand_cost, f)
-    if full or (why is None and prone):
-        out.append(Cand("stand", f"立ち上がる ({o.stand_cost}アクション)", o.stand_cost, why, None,
-                        {"action": "stand"}))
+    out.append(Cand("stand", f"立ち上がる ({o.stand_cost}アクション)", o.stand_cost, why, None, {"action": "stand"}))
     for a in st.fighters.values():
         if a.side == f.side and a is not f and not a.out and a.has("sleep"):
             why = None
@@ -271,9 +236,8 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
             elif a.unit != f.unit:
                 why = _rv("F-G07", "002 状態異常 [睡眠]", f"{a.name} は隣にいない (同じユニットのみ)")
             why = why or _cost_reason(o.cost_wake, f)
-            if full or why is None:
-                out.append(Cand(f"wake:{a.id}", f"{a.name} を起こす ({o.cost_wake}アクション)", o.cost_wake, why,
-                                None, {"action": "wake", "target": a.id}))
+            out.append(Cand(f"wake:{a.id}", f"{a.name} を起こす ({o.cost_wake}アクション)", o.cost_wake, why,
+                            None, {"action": "wake", "target": a.id}))
     for a in st.fighters.values():
         if a.side != f.side or a is f or a.out or a.row != "front":
             continue
@@ -283,19 +247,15 @@ def candidates(st: FantasyState, f: Fighter, legal_only: bool = False) -> list[C
         if a.unit != f.unit:
             why = _rv("F-G12", "002 状態異常 [朦朧]", f"{a.name} は隣にいない (同じユニットのみ)")
         why = why or _swim_block(st, f) or _cost_reason(cost, f)
-        if full or why is None:
-            out.append(Cand(f"lead:{a.id}", f"{a.name} の手を引いて後衛へ下がらせる ({cost}アクション, 機会攻撃あり)",
-                            cost, why, None, {"action": "lead", "target": a.id}))
+        out.append(Cand(f"lead:{a.id}", f"{a.name} の手を引いて後衛へ下がらせる ({cost}アクション, 機会攻撃あり)",
+                        cost, why, None, {"action": "lead", "target": a.id}))
     ccost = st.action_cost(f, "cover")
-    covered = f.has("cover")
-    why = None if legal_only and covered else \
-        (_rv("F-H08", HOST, "すでに遮蔽を取っている") if covered else None) or _cost_reason(ccost, f)
-    if full or (why is None and not covered):
-        out.append(Cand("cover", f"遮蔽を取る ({ccost}アクション)", ccost, why, None, {"action": "cover"}))
+    why = (_rv("F-H08", HOST, "すでに遮蔽を取っている") if f.has("cover") else None) or _cost_reason(ccost, f)
+    out.append(Cand("cover", f"遮蔽を取る ({ccost}アクション)", ccost, why, None, {"action": "cover"}))
     aim = lines.aim_cand(st, f)
-    if aim is not None and (full or aim.why_not is None):
+    if aim is not None:
         out.append(aim)
-    breathe = lines.breathe_cand(st, f, legal_only)
+    breathe = lines.breathe_cand(st, f)
     if breathe is not None:
         out.append(breathe)
     out.append(Cand("end", "手番終了", 0, None, None, {"action": "end"}))
@@ -313,14 +273,15 @@ def _swim_block(st: FantasyState, f: Fighter) -> RuleViolation | None:
     return None
 
 
-def options_for(st: FantasyState, f: Fighter) -> list[Option]:
-    opened = st.open_reading()  # FantasyState.reading without the generator (issue #12: every decision)
+def options_for(st: FantasyState, f: Fighter, world: tuple[object, ...] | None = None) -> list[Option]:
+    """The legal options of ``f`` (option_list.py); ``world``: what the formation's answers
+    depend on, when the caller knows it (option_cache.list_key)."""
+    opened = st.open_reading(world)  # FantasyState.reading without the generator (issue #12: every decision)
     try:
-        cands = candidates(st, f, legal_only=True)
+        return legal_options(st, f)
     finally:
         if opened:
             st.close_reading()
-    return [Option(c.key, c.label, c.cost, c.odds, c.data) for c in cands if c.why_not is None]
 
 
 def explain(st: FantasyState, action: str) -> RuleViolation:

@@ -99,24 +99,50 @@ def blocked_by(tags: Iterable[str], conds: Iterable[tuple[Cond, ConditionDef]]) 
     return None
 
 
-@dataclass(slots=True, frozen=True)
 class Check:
-    """A rolled (or refused) check with every number that went into it."""
+    """A rolled (or refused) check with every number that went into it.  A value: its fields
+    never change (a plain slots class with its 達成値 worked out once, issue #12; it was a
+    frozen dataclass, with the same constructor, ``==`` and repr)."""
 
-    kind: str
-    who: str
-    dice: tuple[int, ...]
-    base: int
-    mods: tuple[Applied, ...] = ()
-    auto_fail: bool = False
-    auto_success: bool = False
-    blocked: str | None = None
-    dice_label: str = "2D6"
+    __slots__ = ("auto_fail", "auto_success", "base", "blocked", "dice", "dice_label", "kind", "mods", "total",
+                 "who")
 
-    @property
-    def total(self) -> int:
-        mods = self.mods
-        return sum(self.dice) + self.base + (sum([m.value for m in mods]) if mods else 0)
+    def __init__(self, kind: str, who: str, dice: tuple[int, ...], base: int, mods: tuple[Applied, ...] = (),
+                 auto_fail: bool = False, auto_success: bool = False, blocked: str | None = None,
+                 dice_label: str = "2D6") -> None:
+        self.kind = kind
+        self.who = who
+        self.dice = dice
+        self.base = base
+        self.mods = mods
+        self.auto_fail = auto_fail
+        self.auto_success = auto_success
+        self.blocked = blocked
+        self.dice_label = dice_label
+        #: 達成値: dice + value + modifiers
+        self.total: int = sum(dice) + base + (sum([m.value for m in mods]) if mods else 0)
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.kind, self.who, self.dice, self.base, self.mods, self.auto_fail, self.auto_success,
+                self.blocked, self.dice_label)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Check:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Check(kind={self.kind!r}, who={self.who!r}, dice={self.dice!r}, base={self.base!r}, "
+                f"mods={self.mods!r}, auto_fail={self.auto_fail!r}, auto_success={self.auto_success!r}, "
+                f"blocked={self.blocked!r}, dice_label={self.dice_label!r})")
+
+    def forced(self, success: bool) -> Check:
+        """This check with its result forced (a GM override: 自動成功 or 自動失敗)."""
+        return Check(self.kind, self.who, self.dice, self.base, self.mods, not success, success, self.blocked,
+                     self.dice_label)
 
     @property
     def label(self) -> str:

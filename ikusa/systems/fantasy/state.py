@@ -14,52 +14,44 @@ from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.fantasy import rulings, turns
 from ikusa.systems.fantasy.actions import perform
-from ikusa.systems.fantasy.applying import NONE, AppliesBook, Applying
+from ikusa.systems.fantasy.applying import NONE, Applying
 from ikusa.systems.fantasy.character import Fighter
-from ikusa.systems.fantasy.conditions import Cond, ConditionDef, find_condition
+from ikusa.systems.fantasy.conditions import Cond, ConditionDef
 from ikusa.systems.fantasy.effects import FantasyFx
-from ikusa.systems.fantasy.encounter import FantasyEncounter, parse_front
-from ikusa.systems.fantasy.fingerprint import snapshot
-from ikusa.systems.fantasy.formation import Formation, Front
+from ikusa.systems.fantasy.encounter import FantasyEncounter
+from ikusa.systems.fantasy.formation import Formation
 from ikusa.systems.fantasy.legal import explain, options_for
+from ikusa.systems.fantasy.option_cache import hps, list_key, made
 from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
+from ikusa.systems.fantasy.setup import setup_of
 from ikusa.systems.fantasy.surprise import place_choices
 
 START = "start"
+_PROMPT = "第{}ラウンド {} の手番 (残りアクション {})".format
 
 
 class FantasyState:
     """A fantasy (002) battle in progress."""
 
     def __init__(self, enc: FantasyEncounter) -> None:
+        setup = setup_of(enc)  # what every battle of the encounter starts from (setup.py)
         self.enc = enc
         self.opts = enc.options
         #: F-G13: the host cost of each movement-type action (the options are frozen)
         self._base_cost = {"move": self.opts.cost_move, "line_of_fire": self.opts.cost_line_of_fire,
                            "cover": self.opts.cost_cover, "run": self.opts.cost_run}
-        self.table: dict[str, ConditionDef] = enc.condition_table()
-        self.field = enc.field()
+        self.table: dict[str, ConditionDef] = setup.table
+        self.field = setup.field
         self.fighters: dict[str, Fighter] = {}
+        surprised = enc.surprised
         for c in enc.characters:
-            f = Fighter(c, c.hp, enc.unit_of(c), c.row, c.front)
-            for cs in c.conditions:
-                d = find_condition(cs.id, self.table)
-                assert d is not None
-                f.add(Cond(d.id, cs.rounds, cs.cause))
-            f.surprised = c.id in enc.surprised
+            f = Fighter(c, c.hp, setup.units[c.id], c.row, c.front)
+            for cid, rounds, cause in setup.conds[c.id]:
+                f.add(Cond(cid, rounds, cause))
+            f.surprised = c.id in surprised
             self.fighters[c.id] = f
-        self.env: list[Cond] = []
-        for e in enc.environment:
-            d = find_condition(e.id, self.table)
-            assert d is not None
-            self.env.append(Cond(d.id, e.rounds, e.cause))
-        pairs: list[tuple[Front, Front]] = [(parse_front(a), parse_front(b)) for a, b in enc.engagements]
-        if not pairs:
-            units = list(dict.fromkeys(f.unit for f in self.fighters.values()))
-            sides = {u: next(f.side for f in self.fighters.values() if f.unit == u) for u in units}
-            if len(units) == 2 and sides[units[0]] != sides[units[1]]:
-                pairs = [((units[0], "fore"), (units[1], "fore"))]
-        self.formation = Formation(self.fighters, self.field, pairs, self.opts.width_per_fighter,
+        self.env: list[Cond] = [Cond(cid, rounds, cause) for cid, rounds, cause in setup.env]
+        self.formation = Formation(self.fighters, self.field, list(setup.pairs), self.opts.width_per_fighter,
                                    self.opts.front_min_valid, self.effective)
         self.round = 0
         self.started = False
@@ -78,20 +70,23 @@ class FantasyState:
         #: conditions are worked out once, by fighter id; None = outside such a scope
         self._eff_memo: dict[str, tuple[list[tuple[Cond, ConditionDef]], Applying | None]] | None = None
         #: issue #12: the applying definitions of every condition set met, and their answers
-        #: (applying.py; pure, shared with clones)
-        self._applies = AppliesBook()
+        #: (applying.py; pure: shared by every battle of the encounter and by clones, setup.py)
+        self._applies = setup.applies
         #: fighter id → (its and the environment's Cond objects, 不意打ち standing, spec, the
-        #: answer) of the last lookup outside a reading scope (_lookup)
-        self._eff_last: dict[str, tuple[tuple[Cond, ...], bool, Any, tuple[list[tuple[Cond, ConditionDef]],
-                                                                           Applying | None]]] = {}
-        #: issue #12: the last action decision and the snapshot it was built from (fingerprint.py)
-        self._pending_memo: tuple[tuple[Any, ...], Decision] | None = None
+        #: answer) of the last lookup (_lookup)
+        self._eff_last: dict[str, tuple[list[Cond], list[Cond], bool, Any,
+                                        tuple[list[tuple[Cond, ConditionDef]], Applying | None]]] = {}
+        #: the conditions of the table that are breath environments (F-R18: 水中)
+        self._breath_ids = frozenset(cid for cid, d in self.table.items() if d.breath)
+        #: issue #12: the last action decision with the option key (option_cache.py), the HP and
+        #: the round it was made for: asked again while they are the same, it is the answer
+        self._pending_memo: tuple[tuple[Any, ...], tuple[int, ...], int, Decision] | None = None
+        #: issue #12: the option lists of the encounter's battles, by their key (option_cache.py)
+        self._option_book = setup.options
         #: issue #12: the action decision pending() last answered, until the next apply or
-        #: ruling: apply() checks the action against it without a second snapshot (an action
-        #: missing from it is checked against a fresh pending(), in case a tool changed the
-        #: state directly since; fingerprint.py)
+        #: ruling: apply() checks the action against it (an action missing from it is checked
+        #: against a fresh pending(), in case a tool changed the state directly since)
         self._asked: Decision | None = None
-        self._snapshot_plan: Any = None  # fingerprint.py: the getters for this state's attributes
         #: fighter id → (its spec, the spec's senses): the senses are read on every effective()
         self._senses: dict[str, tuple[Any, tuple[str, ...]]] = {}
         rulings.start_effects(self)
@@ -128,11 +123,11 @@ class FantasyState:
         Cond), its 不意打ち standing too and no GM effect is active; else worked out."""
         surprised = f.surprised and not f.acted and (self.opts.surprise_until_first_turn or self.round <= 1)
         active = self.fx.book.active
-        held = (*f.conds, *self.env)
         if not active:
             last = self._eff_last.get(f.id)
-            if last is not None and last[1] is surprised and last[2] is f.spec and last[0] == held:
-                return last[3]
+            if last is not None and last[0] == f.conds and last[1] == self.env and last[2] is surprised \
+                    and last[3] is f.spec:
+                return last[4]
         conds = self.conds_of(f)
         if not conds:
             got: tuple[list[tuple[Cond, ConditionDef]], Applying | None] = ([], NONE)
@@ -142,7 +137,7 @@ class FantasyState:
                 senses = self._senses[f.id] = (f.spec, f.spec.all_senses())
             got = self._applies.lookup(conds, senses[1], self.table)
         if not active and got[1] is not None:  # a set with one id twice: its pairs depend on durations
-            self._eff_last[f.id] = (held, surprised, f.spec, got)
+            self._eff_last[f.id] = (list(f.conds), list(self.env), surprised, f.spec, got)
         return got
 
     @contextmanager
@@ -156,12 +151,13 @@ class FantasyState:
             if opened:
                 self.close_reading()
 
-    def open_reading(self) -> bool:
-        """Start a :meth:`reading` scope; False when one is open already (then nothing to close)."""
+    def open_reading(self, world: tuple[object, ...] | None = None) -> bool:
+        """Start a :meth:`reading` scope; False when one is open already (then nothing to close).
+        ``world``: what the formation's answers depend on (option_cache.list_key), if known."""
         if self._eff_memo is not None:
             return False
         self._eff_memo = {}
-        self.formation.keep_memos(True)
+        self.formation.keep_memos(True, world)
         return True
 
     def close_reading(self) -> None:
@@ -204,6 +200,17 @@ class FantasyState:
     def breathless(self, f: Fighter) -> bool:
         """F-R18: in a breath environment (水中) without air; F-G14: a non-swimmer out of depth in
         中装鎧 or heavier sinks, so the breath rules apply at once even if it had air."""
+        breath = self._breath_ids
+        if not self.fx.book.active and "surprised" not in breath:  # none held at all: no lookup (issue #12)
+            for c in self.env:
+                if c.id in breath:
+                    break
+            else:
+                for c in f.conds:
+                    if c.id in breath:
+                        break
+                else:
+                    return False
         pairs, app = self._applying(f)
         env = app.breath if app is not None else [d for _c, d in pairs if d.breath]
         if not env:
@@ -229,15 +236,27 @@ class FantasyState:
                             tuple(Option(k, label, 0, None, {"action": "place", "row": row, "front": fr})
                                   for k, label, row, fr, ok in self._place_choices(f) if ok))
         assert self.current is not None
-        snap = snapshot(self)
-        memo = self._pending_memo
-        if snap is not None and memo is not None and memo[0] == snap:
-            self._asked = memo[1]
-            return memo[1]
         f = self.fighters[self.current]
-        decision = Decision(f.id, "action", f"第{self.round}ラウンド {f.name} の手番 (残りアクション {f.actions})",
-                            tuple(options_for(self, f)))
-        self._pending_memo = None if snap is None else (snap, decision)
+        key = list_key(self, f)  # option_cache.py: everything the options depend on but the HP
+        if key is None:  # GM effects active: worked out afresh
+            options = options_for(self, f)
+            memo = None
+        else:
+            hp = hps(self)
+            last = self._pending_memo
+            if last is not None and last[0] == key and last[1] == hp and last[2] == self.round:
+                self._asked = last[3]  # asked again, nothing changed: the same decision
+                return last[3]
+            book = self._option_book
+            kept = book.get(key)
+            if kept is not None:
+                options = made(self, kept)
+            else:
+                options = options_for(self, f, key[0])
+                book.keep(key, self, options)
+            memo = (key, hp, self.round)
+        decision = Decision.lazy(f.id, "action", _PROMPT, (self.round, f.name, f.actions), tuple(options))
+        self._pending_memo = None if memo is None else (*memo, decision)
         self._asked = decision
         return decision
 

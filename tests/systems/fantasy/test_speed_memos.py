@@ -1,8 +1,9 @@
 """The speed work of issue #12 changes nothing a player sees (fantasy):
 
-* ``pending()`` reuses its last decision only while the state is unchanged
-  (fingerprint.py): at every step of generated battles the decision equals one computed by a
-  fresh copy of the state, option for option (key, label, cost, odds, data);
+* ``pending()`` reuses its last decision (and a kept option list, option_cache.py) only while
+  what it depends on is unchanged: at every step of generated battles the decision equals one
+  computed by a fresh copy of the state with nothing kept, option for option (key, label,
+  cost, odds, data);
 * a state changed behind the engine's back (a test or a tool setting fields directly) is
   never answered from the old list;
 * the per-scope memos of ``effective()`` and of the formation exist only while options are
@@ -18,6 +19,7 @@ from ikusa.dice.source import RandomSource
 from ikusa.engine.protocol import Decision
 from ikusa.systems.fantasy.conditions import Cond
 from ikusa.systems.fantasy.legal import candidates
+from ikusa.systems.fantasy.option_cache import OptionBook
 from ikusa.systems.fantasy.policies import GreedyPolicy, RandomPolicy
 from ikusa.systems.fantasy.state import FantasyState
 from tests.systems.fantasy.helpers import ch, make, start
@@ -25,9 +27,10 @@ from tests.systems.fantasy.test_properties import random_battle
 
 
 def _fresh(st: FantasyState) -> Decision | None:
-    """The decision a state with no memo computes (a deep copy, memos dropped)."""
+    """The decision a state with no memo computes (a deep copy, memos and kept lists dropped)."""
     other = copy.deepcopy(st)
     other._pending_memo = None
+    other._option_book = OptionBook()
     return other.pending()
 
 

@@ -5,8 +5,8 @@ surprise):
 * the answers an :class:`~ikusa.systems.fantasy.applying.Applying` keeps (modifiers, the
   condition forbidding a check, capability flags, cost multipliers) equal the ones worked
   out from the applying (Cond, ConditionDef) pairs directly, for every fighter;
-* the option list (``candidates(legal_only=True)``) is the full candidate list minus the
-  forbidden ones, candidate for candidate;
+* the option list (``options_for``, built directly by option_list.py) is the full candidate
+  list minus the forbidden ones, candidate for candidate (more cases: test_option_list.py);
 * a front's melee reach (``Formation.reach_from``) is what a fighter standing there reaches
   (``melee_targets`` with the fighter moved there for the question);
 * a clone shares the condition-set book and still plays the same battle as the original.
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from ikusa.dice.source import RandomSource
 from ikusa.systems.fantasy.conditions import effective
-from ikusa.systems.fantasy.legal import candidates
+from ikusa.systems.fantasy.legal import candidates, options_for
 from ikusa.systems.fantasy.policies import GreedyPolicy, RandomPolicy
 from ikusa.systems.fantasy.resolution import blocked_by, condition_modifiers
 from ikusa.systems.fantasy.state import FantasyState
@@ -48,6 +48,10 @@ def _check_fighters(st: FantasyState) -> None:
             assert st.flag(f, name) == want
         for action in ACTIONS:
             assert st.multiplier(f, action) == max([d.action_multipliers.get(action, 1) for _c, d in pairs] + [1])
+        env = [d for _c, d in pairs if d.breath]  # F-R18/F-G14 from the pairs (breathless() skips the lookup)
+        sinking = f.spec.out_of_depth and f.spec.armor in ("medium", "heavy") and any(
+            d.heavy_armor_cannot_swim for d in env)
+        assert st.breathless(f) == (bool(env) and (not f.spec.air or sinking))
         _pairs, app = st._applying(f)
         if app is not None:  # the breath environments it keeps (F-R18) are the applying ones
             assert list(app.breath) == [d for _c, d in pairs if d.breath]
@@ -59,8 +63,7 @@ def _check_options(st: FantasyState) -> None:
     f = st.fighters[st.current]
     with st.reading():
         full = candidates(st, f)
-        legal = candidates(st, f, legal_only=True)
-    assert [(c.key, c.label, c.cost, c.odds, c.data) for c in legal] == \
+    assert [(o.key, o.label, o.cost, o.odds, o.data) for o in options_for(st, f)] == \
         [(c.key, c.label, c.cost, c.odds, c.data) for c in full if c.why_not is None]
     form = st.formation
     for fr in ("fore", "rear"):
