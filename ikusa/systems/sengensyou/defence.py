@@ -18,6 +18,7 @@ from ikusa.systems.sengensyou import gm, graze, spellcards
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.check import fixed_dice_value
 from ikusa.systems.sengensyou.checks_flow import PoolRoll, fewest_dice, p_at_least, p_beats_by, roll_damage
+from ikusa.systems.sengensyou.column_option import Column, column_option
 from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
@@ -161,11 +162,11 @@ def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, tota
     cap = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
     eb = t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0) - sup.penalty
     fixed = st.uses_fixed_dice(t)  # the only thing defence_odds reads of t (G-R29)
-    opts += _checks(st, ("evade", eb, total, fixed, 0), cap, partial(_evade_label, eb, total))
+    opts += _checks(st, ("evade", eb, total, fixed, 0), cap, _evade_label, (eb, total))
     if can_guard(t):
         gb = guard_base(st, t) - sup.penalty
         red = st.opt.guard_reduction_per_lv * t.skill("近接武器")
-        opts += _checks(st, ("guard", gb, total, fixed, red), cap, partial(_guard_label, gb, total, red))
+        opts += _checks(st, ("guard", gb, total, fixed, red), cap, _guard_label, (gb, total, red))
     for g in st.allies(t):
         if g.row == "front" and can_guard(g) and not g.hidden and g.id not in declined:
             opts.append(Option(f"cover:{g.id}", f"{g.name}にガードを頼む (前衛からの他人へのガード)",
@@ -179,7 +180,7 @@ def _no_defence(kind: str) -> list[Option]:
 
 
 def _checks(st: SengensyouState, key: tuple[str, int, int, bool, int], cap: int,
-            label: Callable[[int], str]) -> tuple[Option, ...]:
+            label: Callable[..., str], shared: tuple[int, ...]) -> tuple[Option, ...]:
     """The 回避 or ガード options (``key`` = its name, 判定値, the attack's 達成値, whether the
     defender uses fixed values, and the guard's reduction) with 1 … ``cap`` dice.  Issue #12: kept on the encounter and
     made longer when a later defence has more DP (the options at n dice do not depend on how
@@ -188,8 +189,9 @@ def _checks(st: SengensyouState, key: tuple[str, int, int, bool, int], cap: int,
     got: tuple[Option, ...] = memo.get(key, ((), (), ()))[2]
     if len(got) < cap:
         what, base, total, fixed, _ = key
-        got += tuple(Option.lazy(f"{what}:{n}", partial(label, n), n,
-                                 _pool_odds(st, fixed, base, n, total + st.tie), {"defence": what, "dp": n})
+        col: Column = (label, shared)  # the label: label(*shared, n, odds)
+        got += tuple(column_option(f"{what}:{n}", col, n, _pool_odds(st, fixed, base, n, total + st.tie),
+                                   {"defence": what, "dp": n})
                      for n in range(len(got) + 1, cap + 1))
         memo[key] = ((), (), got)
     return got[:cap]
@@ -202,11 +204,11 @@ def _pool_odds(st: SengensyouState, fixed: bool, base: int, n: int, target: int)
     return p_at_least(base, n, target)
 
 
-def _evade_label(eb: int, total: int, n: int) -> str:
+def _evade_label(eb: int, total: int, n: int, _odds: float) -> str:
     return f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}"
 
 
-def _guard_label(gb: int, total: int, red: int, n: int) -> str:
+def _guard_label(gb: int, total: int, red: int, n: int, _odds: float) -> str:
     return f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})"
 
 
