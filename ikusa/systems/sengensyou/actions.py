@@ -25,7 +25,7 @@ from ikusa.systems.sengensyou.attack_options import (
 from ikusa.systems.sengensyou.bullets import MIN_COMBAT_DICE
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.effects import GM_END, GM_REFRESH
-from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+from ikusa.systems.sengensyou.state import Flow, SengensyouState
 
 FREE_PREFIXES = ("move:", "escape", "deploy:", "shoudan:", "graze:reiryoku:")
 
@@ -103,9 +103,9 @@ def take_action(st: SengensyouState, f: Fighter, pending: Decision | None = None
             key = yield pending  # "action" is REFRESHED: ask() would return any key as it is
             pending = None
         else:
-            opts = action_options(st, f)
-            key = yield from ask(f.id, "action", f"{f.name}の行動 (DP {f.dp}/{f.dp_max}, HP {f.hp}, "
-                                 f"グレイズ {f.graze})", opts)
+            # "action" is REFRESHED: the decision is yielded here, not through ask() (issue #12)
+            key = yield Decision.lazy(f.id, "action", _action_prompt, (f.name, f.dp, f.dp_max, f.hp, f.graze),
+                                      tuple(action_options(st, f)))
         if key == GM_REFRESH:  # a GM ruling changed what the options depend on
             continue
         if key == GM_END:
@@ -137,6 +137,10 @@ def take_action(st: SengensyouState, f: Fighter, pending: Decision | None = None
     if st.opt.hidden_revealed_after_attack and f.hidden:
         f.hidden = False
         st.emit("revealed", "G-R27", f"{f.name} は攻撃したため発見される", who=f.id)
+
+
+def _action_prompt(name: str, dp: int, dp_max: int, hp: int, graze: int) -> str:
+    return f"{name}の行動 (DP {dp}/{dp_max}, HP {hp}, グレイズ {graze})"
 
 
 def free_action(st: SengensyouState, f: Fighter, key: str) -> None:

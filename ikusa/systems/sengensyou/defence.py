@@ -227,8 +227,8 @@ def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -
             st.emit("no_defence", "G-G09,G-G10",
                     f"{t.name} は防御できない (DP{t.dp}) → {KIND_JA[kind]}命中", who=t.id)
             return DefenceResult(t, "hit")
-        key = yield from ask(t.id, "defence",
-                             f"{t.name}: {a.name}の{KIND_JA[kind]} 達成値{total} に対する防御 (DP {t.dp})", opts)
+        # "defence" is REFRESHED: the decision is yielded here, not through ask() (issue #12)
+        key = yield Decision.lazy(t.id, "defence", _defence_prompt, (t.name, a.name, kind, total, t.dp), tuple(opts))
         if key == GM_REFRESH:  # a GM ruling changed what the options depend on (issue #8 §2)
             continue
         if key.startswith(("deploy:", "shoudan:")):
@@ -256,6 +256,10 @@ def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -
         if what == "guard":
             return guard(st, t, t, int(n), total)
         return evade(st, a, t, int(n), total)
+
+
+def _defence_prompt(name: str, attacker: str, kind: str, total: int, dp: int) -> str:
+    return f"{name}: {attacker}の{KIND_JA[kind]} 達成値{total} に対する防御 (DP {dp})"
 
 
 def evade(st: SengensyouState, a: Fighter, t: Fighter, n: int, total: int) -> DefenceResult:
