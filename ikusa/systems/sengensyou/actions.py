@@ -8,8 +8,6 @@ graze → 霊力 (G-R12).
 
 from __future__ import annotations
 
-from functools import partial
-
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import attacks, gm, graze, movement, spellcards
 from ikusa.systems.sengensyou.attack_options import (
@@ -53,7 +51,7 @@ def other_options(st: SengensyouState, f: Fighter) -> tuple[Option, ...]:
     """G-R02 / G-G33: その他 with at most 3 dice."""
     most = st.opt.other_max_dice
     top = min(most, f.dp)
-    return st.options(("other", most, top), partial(_other_options, most, top))
+    return st.options(("other", most, top), _other_options, most, top)
 
 
 def _other_options(most: int, top: int) -> list[Option]:
@@ -75,8 +73,8 @@ def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
 
     G-G26: 待機 means no attack and no DP-spent on the own turn; after a rolled move
     (DP spent) the turn can only end without the 待機 bonus."""
-    focus, spent, wait = st.options(("turn_end", st.opt.wait_recovery_bonus),
-                                    partial(_turn_end_options, st.opt.wait_recovery_bonus))
+    bonus = st.opt.wait_recovery_bonus
+    focus, spent, wait = st.options(("turn_end", bonus), _turn_end_options, bonus)
     enemies = st.enemies(f)
     if f.focus:
         opts = [focus]

@@ -76,7 +76,7 @@ def barrage_options(st: SengensyouState, f: Fighter) -> tuple[Option, ...]:
     ``f`` has the DP: kept per character sheet)."""
     if f.dp < BARRAGE_DP:
         return ()
-    return st.fighter_options(f, ("barrage",), partial(_barrage_options, st, f))
+    return st.fighter_options(f, ("barrage",), _barrage_options, st, f)
 
 
 def _barrage_options(st: SengensyouState, f: Fighter) -> list[Option]:
@@ -183,13 +183,13 @@ def homing_options(st: SengensyouState, f: Fighter, targets: Targets) -> tuple[O
     repeatable; then at most twice)."""
     if f.dp < HOMING_DP_PER_TARGET or not targets or not state_variants(st, f, "homing"):
         return ()
-    return st.fighter_options(f, ("homing", f.dp, targets), partial(_affordable, st, f, f.dp, targets))
+    return st.fighter_options(f, ("homing", f.dp, targets), _affordable, st, f, f.dp, targets)
 
 
 def _affordable(st: SengensyouState, f: Fighter, dp: int, targets: tuple[tuple[str, str], ...]) -> list[Option]:
     """The homing options costing ≤ ``dp``, in order, from the list of every one (kept per
     targets: issue #12, one build for every DP)."""
-    every = st.fighter_options(f, ("homing", None, targets), partial(_homing_options, st, f, targets))
+    every = st.fighter_options(f, ("homing", None, targets), _homing_options, st, f, targets)
     return [o for o in every if (o.cost or 0) <= dp]
 
 
@@ -268,7 +268,7 @@ def spell_options(st: SengensyouState, f: Fighter, cap: int, targets: Targets) -
     if not f.spec.spells:
         return ()
     top = min(st.opt.other_max_dice, cap)
-    return st.fighter_options(f, ("spell", f.reiryoku, top, targets), partial(_spell_options, st, f, top, targets))
+    return st.fighter_options(f, ("spell", f.reiryoku, top, targets), _spell_options, st, f, top, targets)
 
 
 def _spell_options(st: SengensyouState, f: Fighter, top: int, targets: tuple[tuple[str, str], ...]) -> list[Option]:

@@ -98,8 +98,8 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
             st.emit("barrage_void", "G-R12", f"{t.name} への弾幕は霊撃で無効化 (DP減少0)", who=t.id)
             return
         # pay / take are kept per their numbers (issue #12: the same few come back all battle)
-        opts = [*st.options(("barrage_pay", t.dp, x), partial(_pay_option, t.dp, x))] if t.dp >= x else []
-        opts += st.options(("barrage_take", dmg, t.hp), partial(_take_option, dmg, t.hp))
+        opts = [*st.options(("barrage_pay", t.dp, x), _pay_option, t.dp, x)] if t.dp >= x else []
+        opts += st.options(("barrage_take", dmg, t.hp), _take_option, dmg, t.hp)
         if t.graze >= graze.REIGEKI_RATE:
             opts += graze.reigeki_options(t, x)
         opts += spellcards.reaction_options(st, t)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from functools import partial
 from typing import NamedTuple
 
 from ikusa.engine.protocol import Decision, Option
@@ -155,7 +154,7 @@ def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, tota
                     declined: set[str]) -> list[Option]:
     """The defender's legal choices against one attack with 達成値 ``total``."""
     sup = gm.surprise(st, a, t)
-    opts = [*st.options(("none", kind), partial(_no_defence, kind))]
+    opts = [*st.options(("none", kind), _no_defence, kind)]
     if sup.no_evasion:
         opts += spellcards.reaction_options(st, t)
         return opts

@@ -192,23 +192,24 @@ class SengensyouState:
     def f(self, fid: str) -> Fighter:
         return self.fighters[fid]
 
-    def options(self, key: tuple[Any, ...], build: Callable[[], list[Option]]) -> tuple[Option, ...]:
-        """The options ``build`` makes, kept by ``key`` for the rest of the battle: ``key``
-        must hold every number the options (keys, labels, costs, data) are made from."""
+    def options(self, key: tuple[Any, ...], build: Callable[..., list[Option]], *args: Any) -> tuple[Option, ...]:
+        """The options ``build(*args)`` makes, kept by ``key`` (on the encounter): ``key`` must
+        hold every number the options (keys, labels, costs, data) are made from.  (``build``
+        and its arguments, not a closure: issue #12, nothing is made when the list is kept.)"""
         got = self.option_memo.get(key)
         if got is None:
-            got = self.option_memo[key] = tuple(build())
+            got = self.option_memo[key] = tuple(build(*args))
         return got
 
-    def fighter_options(self, f: Fighter, key: tuple[Any, ...],
-                        build: Callable[[], list[Option]]) -> tuple[Option, ...]:
+    def fighter_options(self, f: Fighter, key: tuple[Any, ...], build: Callable[..., list[Option]],
+                        *args: Any) -> tuple[Option, ...]:
         """:meth:`options` for options made from ``f``'s character sheet and catalogue (kept
         with them: a unit added by a ruling under the same id gets its own) and the numbers
         in ``key``."""
         k = (f.id, *key)
         got = self.fighter_memo.get(k)
         if got is None or got[0] is not f.spec or got[1] is not f.cat:
-            got = self.fighter_memo[k] = (f.spec, f.cat, tuple(build()))
+            got = self.fighter_memo[k] = (f.spec, f.cat, tuple(build(*args)))
         return got[2]
 
     # (Fighter.active inlined in these three: issue #12, they run on every option list)

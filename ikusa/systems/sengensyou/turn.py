@@ -5,8 +5,6 @@ the scene (G-R12: graze is lost)."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou.character import ROW_JA, Fighter
 from ikusa.systems.sengensyou.effects import GM_REFRESH, recovery_parts, tick_turn
@@ -125,7 +123,7 @@ def _recovery_text(name: str, rec: int, bonus: str, got: int, before: int, dp: i
 def declare(st: SengensyouState, f: Fighter) -> Flow:
     """G-G04: declare a DP value (≤ current DP; lower = delay) for the initiative order."""
     while True:  # asked anew when a GM ruling changes the DP (issue #8 §2)
-        opts = st.options(("declare", f.dp), partial(_declarations, f.dp))  # shared per DP (issue #12)
+        opts = st.options(("declare", f.dp), _declarations, f.dp)  # shared per DP (issue #12)
         # "initiative" is REFRESHED: the decision is yielded here, not through ask() (issue #12)
         key = yield Decision.lazy(f.id, "initiative", _declare_prompt, (f.name, f.dp), opts)
         if key != GM_REFRESH:
@@ -166,7 +164,7 @@ def choose_rows(st: SengensyouState) -> Flow:
     neither make nor receive ショット/近接攻撃."""
     simple = st.opt.simplified
     names = SIMPLE_ROW_JA if simple else ROW_JA
-    rows = st.options(("rows", simple), partial(_row_options, names))
+    rows = st.options(("rows", simple), _row_options, names)
     for side in st.sides:
         members = [g for g in st.fighters.values() if g.active and g.side == side]
         if not members:
@@ -208,7 +206,7 @@ def _rows_text(side: str, names: tuple[str, ...], rows: tuple[str, ...], front: 
 def declare_focus(st: SengensyouState, f: Fighter) -> Flow:
     """G-R07: 防御専念 after initiative, back row only (X1)."""
     bonus = st.opt.focus_bonus
-    opts = st.options(("focus", bonus), partial(_focus_options, bonus))  # (the same two all battle)
+    opts = st.options(("focus", bonus), _focus_options, bonus)  # (the same two all battle)
     key = yield from ask_lazy(f.id, "focus", _focus_prompt, (f.name,), opts)
     if key == "focus:yes":
         f.focus = True
