@@ -1,11 +1,17 @@
 """Battles per second of the 千幻抄 engine: issue #12's baseline beside this checkout.
 
-Run: ``python -m bench.bench_sengensyou [-n BATTLES] [--rounds R] [--mode state|combat|both]
-[--no-baseline] [--check]``.  For each example (``spellcard_duel``, ``party_battle``) and AI
-(random, greedy) it times ``BATTLES`` seeded battles in the baseline tree (commit 8aba570,
-:mod:`bench.baseline`) and in this checkout, one subprocess each, interleaved round by round,
-and prints the median battles/s (CPU time) of the rounds with the ratio; both sides run the
-same driver (:mod:`bench.battle_rate`) and the line says whether they fought the same battles.
+Run: ``python -m bench.bench_sengensyou [-n BATTLES] [--duel-factor K] [--rounds R]
+[--mode state|combat|both] [--no-baseline] [--check]``.  For each example (``spellcard_duel``,
+``party_battle``) and AI (random, greedy) it times seeded battles in the baseline tree (commit
+8aba570, :mod:`bench.baseline`) and in this checkout, one subprocess each, interleaved round by
+round, and prints the median battles/s (CPU time) of the rounds with the ratio; both sides run
+the same driver (:mod:`bench.battle_rate`) and the line says whether they fought the same battles.
+
+``BATTLES`` party battles per figure (default 60), and ``K`` × as many spell-card duels (default
+3: a duel is about a third as long, 40 decisions against 130), median of 5 rounds by default.
+Issue #12: with 20 battles a figure this checkout's side timed 40-80 ms of CPU, short enough for
+one scheduler hiccup or one full garbage collection to move it by 20-30 %; these defaults time
+every figure for a few hundred ms.  ``-n 20 --duel-factor 1 --rounds 3`` gives the old figures.
 
 ``--check`` also plays the battles in this process with the engine's invariants asserted on
 every one (0 ≤ DP ≤ max, graze ≥ 0), so the bench doubles as a large property run.
@@ -45,12 +51,17 @@ def check(n: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = rate_parser("python -m bench.bench_sengensyou", __doc__ or "", battles=40, mode="state")
+    ap = rate_parser("python -m bench.bench_sengensyou", __doc__ or "", battles=60, mode="state")
+    ap.set_defaults(rounds=5)
+    ap.add_argument("--duel-factor", type=int, default=3,
+                    help="spellcard_duel fights this many times BATTLES (default 3: its battles are shorter)")
     ap.add_argument("--check", action="store_true", help="also assert the invariants on every battle here")
     a = ap.parse_args(argv)
     modes = modes_of(a.mode)
-    cases = [(ex, pol, mode) for ex in EXAMPLES for pol in POLICIES for mode in modes]
-    compare("sengensyou", cases, a.battles, a.rounds, baseline=not a.no_baseline)
+    for ex in EXAMPLES:
+        count = a.battles * (a.duel_factor if ex == "spellcard_duel" else 1)
+        cases = [(ex, pol, mode) for pol in POLICIES for mode in modes]
+        compare("sengensyou", cases, count, a.rounds, baseline=not a.no_baseline)
     if a.check:
         check(a.battles)
 

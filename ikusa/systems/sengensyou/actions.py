@@ -8,8 +8,6 @@ graze → 霊力 (G-R12).
 
 from __future__ import annotations
 
-from functools import partial
-
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import attacks, gm, graze, movement, spellcards
 from ikusa.systems.sengensyou.attack_options import (
@@ -25,7 +23,7 @@ from ikusa.systems.sengensyou.attack_options import (
 from ikusa.systems.sengensyou.bullets import MIN_COMBAT_DICE
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.effects import GM_END, GM_REFRESH
-from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+from ikusa.systems.sengensyou.state import Flow, SengensyouState
 
 FREE_PREFIXES = ("move:", "escape", "deploy:", "shoudan:", "graze:reiryoku:")
 
@@ -53,7 +51,7 @@ def other_options(st: SengensyouState, f: Fighter) -> tuple[Option, ...]:
     """G-R02 / G-G33: その他 with at most 3 dice."""
     most = st.opt.other_max_dice
     top = min(most, f.dp)
-    return st.options(("other", most, top), partial(_other_options, most, top))
+    return st.options(("other", most, top), _other_options, most, top)
 
 
 def _other_options(most: int, top: int) -> list[Option]:
@@ -75,8 +73,8 @@ def action_options(st: SengensyouState, f: Fighter) -> list[Option]:
 
     G-G26: 待機 means no attack and no DP-spent on the own turn; after a rolled move
     (DP spent) the turn can only end without the 待機 bonus."""
-    focus, spent, wait = st.options(("turn_end", st.opt.wait_recovery_bonus),
-                                    partial(_turn_end_options, st.opt.wait_recovery_bonus))
+    bonus = st.opt.wait_recovery_bonus
+    focus, spent, wait = st.options(("turn_end", bonus), _turn_end_options, bonus)
     enemies = st.enemies(f)
     if f.focus:
         opts = [focus]
@@ -103,9 +101,9 @@ def take_action(st: SengensyouState, f: Fighter, pending: Decision | None = None
             key = yield pending  # "action" is REFRESHED: ask() would return any key as it is
             pending = None
         else:
-            opts = action_options(st, f)
-            key = yield from ask(f.id, "action", f"{f.name}の行動 (DP {f.dp}/{f.dp_max}, HP {f.hp}, "
-                                 f"グレイズ {f.graze})", opts)
+            # "action" is REFRESHED: the decision is yielded here, not through ask() (issue #12)
+            key = yield Decision.lazy(f.id, "action", _action_prompt, (f.name, f.dp, f.dp_max, f.hp, f.graze),
+                                      tuple(action_options(st, f)))
         if key == GM_REFRESH:  # a GM ruling changed what the options depend on
             continue
         if key == GM_END:
@@ -137,6 +135,10 @@ def take_action(st: SengensyouState, f: Fighter, pending: Decision | None = None
     if st.opt.hidden_revealed_after_attack and f.hidden:
         f.hidden = False
         st.emit("revealed", "G-R27", f"{f.name} は攻撃したため発見される", who=f.id)
+
+
+def _action_prompt(name: str, dp: int, dp_max: int, hp: int, graze: int) -> str:
+    return f"{name}の行動 (DP {dp}/{dp_max}, HP {hp}, グレイズ {graze})"
 
 
 def free_action(st: SengensyouState, f: Fighter, key: str) -> None:

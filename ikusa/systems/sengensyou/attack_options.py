@@ -33,6 +33,7 @@ from ikusa.systems.sengensyou.bullets import (
 )
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.checks_flow import p_beats_by
+from ikusa.systems.sengensyou.column_option import Column, column_option
 from ikusa.systems.sengensyou.defence import Evasion, check_odds, dp_to_evade_vs, evasion, hit_odds_vs
 from ikusa.systems.sengensyou.state import SengensyouState
 
@@ -75,7 +76,7 @@ def barrage_options(st: SengensyouState, f: Fighter) -> tuple[Option, ...]:
     ``f`` has the DP: kept per character sheet)."""
     if f.dp < BARRAGE_DP:
         return ()
-    return st.fighter_options(f, ("barrage",), partial(_barrage_options, st, f))
+    return st.fighter_options(f, ("barrage",), _barrage_options, st, f)
 
 
 def _barrage_options(st: SengensyouState, f: Fighter) -> list[Option]:
@@ -158,16 +159,16 @@ def _more_shots(st: SengensyouState, f: Fighter, vs: list[Variant], ev: Evasion,
         # hit_odds_vs inlined for a defender who may evade and rolls (the usual case)
         plain = ev.dp > 0 and not ev.no_evasion and not ev.fixed and not ev.attacker_fixed
         lead, edp = base - (ev.base - ev.shift), ev.dp
+        shared: Column = (_shot_label, (tname, src, base, dmg, tdp, rounding, ev))  # one per column
         for n in range(have + MIN_COMBAT_DICE, cap + 1):
             odds = 1.0 - p_beats_by(lead, edp, n) if plain else hit_odds_vs(st, ev, base, n)
-            col.append(Option.lazy(
-                f"shot:{tid}:{n}:{vkey}", partial(_shot_label, tname, n, src, base, dmg, tdp, rounding, ev, odds),
-                n, odds, {"kind": "shot", "target": tid, "dp": n, "src": vkey, "exp_damage": exp}))
+            col.append(column_option(f"shot:{tid}:{n}:{vkey}", shared, n, odds,
+                                     {"kind": "shot", "target": tid, "dp": n, "src": vkey, "exp_damage": exp}))
         out.append(col)
     return out
 
 
-def _shot_label(tname: str, n: int, src: str, base: int, dmg: str, tdp: int, rounding: str, ev: Evasion,
+def _shot_label(tname: str, src: str, base: int, dmg: str, tdp: int, rounding: str, ev: Evasion, n: int,
                 odds: float) -> str:
     need = dp_to_evade_vs(rounding, ev, base, n)
     cost_t = f"回避に約{need}DP要" if need is not None else "回避困難"
@@ -182,13 +183,13 @@ def homing_options(st: SengensyouState, f: Fighter, targets: Targets) -> tuple[O
     repeatable; then at most twice)."""
     if f.dp < HOMING_DP_PER_TARGET or not targets or not state_variants(st, f, "homing"):
         return ()
-    return st.fighter_options(f, ("homing", f.dp, targets), partial(_affordable, st, f, f.dp, targets))
+    return st.fighter_options(f, ("homing", f.dp, targets), _affordable, st, f, f.dp, targets)
 
 
 def _affordable(st: SengensyouState, f: Fighter, dp: int, targets: tuple[tuple[str, str], ...]) -> list[Option]:
     """The homing options costing ≤ ``dp``, in order, from the list of every one (kept per
     targets: issue #12, one build for every DP)."""
-    every = st.fighter_options(f, ("homing", None, targets), partial(_homing_options, st, f, targets))
+    every = st.fighter_options(f, ("homing", None, targets), _homing_options, st, f, targets)
     return [o for o in every if (o.cost or 0) <= dp]
 
 
@@ -246,16 +247,16 @@ def _more_melee(st: SengensyouState, f: Fighter, tns: tuple[tuple[str, str, int]
     base = f.stat("感覚") + f.skill("回避")
     exp = expected(ddice, dfixed)
     out: list[Option] = []
+    cols: list[Column] = [(_melee_label, (tname, base, tn, ddice, dfixed)) for _, tname, tn in tns]
     for n in range(first, top + 1):
-        for tid, tname, tn in tns:
+        for (tid, _, tn), shared in zip(tns, cols, strict=True):
             odds = check_odds(st, f, base, n, tn)
-            out.append(Option.lazy(
-                f"melee:{tid}:{n}", partial(_melee_label, tname, n, base, tn, ddice, dfixed, odds), n, odds,
-                {"kind": "melee", "target": tid, "dp": n, "exp_damage": exp}))
+            out.append(column_option(f"melee:{tid}:{n}", shared, n, odds,
+                                     {"kind": "melee", "target": tid, "dp": n, "exp_damage": exp}))
     return out
 
 
-def _melee_label(tname: str, n: int, base: int, tn: int, ddice: int, dfixed: int, odds: float) -> str:
+def _melee_label(tname: str, base: int, tn: int, ddice: int, dfixed: int, n: int, odds: float) -> str:
     return (f"近接攻撃→{tname} 接近{n}DP 感覚+〈回避〉{base}+{n}D6 ≥ {tn} "
             f"(ダメージ{ddice}D+{dfixed}; 接近成功率{odds:.0%})")
 
@@ -267,7 +268,7 @@ def spell_options(st: SengensyouState, f: Fighter, cap: int, targets: Targets) -
     if not f.spec.spells:
         return ()
     top = min(st.opt.other_max_dice, cap)
-    return st.fighter_options(f, ("spell", f.reiryoku, top, targets), partial(_spell_options, st, f, top, targets))
+    return st.fighter_options(f, ("spell", f.reiryoku, top, targets), _spell_options, st, f, top, targets)
 
 
 def _spell_options(st: SengensyouState, f: Fighter, top: int, targets: tuple[tuple[str, str], ...]) -> list[Option]:

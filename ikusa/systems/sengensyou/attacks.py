@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from ikusa.engine.protocol import Option
+from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import defence, gm, graze, spellcards
 from ikusa.systems.sengensyou.bullets import (
     BARRAGE_DP,
@@ -98,8 +98,8 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
             st.emit("barrage_void", "G-R12", f"{t.name} への弾幕は霊撃で無効化 (DP減少0)", who=t.id)
             return
         # pay / take are kept per their numbers (issue #12: the same few come back all battle)
-        opts = [*st.options(("barrage_pay", t.dp, x), partial(_pay_option, t.dp, x))] if t.dp >= x else []
-        opts += st.options(("barrage_take", dmg, t.hp), partial(_take_option, dmg, t.hp))
+        opts = [*st.options(("barrage_pay", t.dp, x), _pay_option, t.dp, x)] if t.dp >= x else []
+        opts += st.options(("barrage_take", dmg, t.hp), _take_option, dmg, t.hp)
         if t.graze >= graze.REIGEKI_RATE:
             opts += graze.reigeki_options(t, x)
         opts += spellcards.reaction_options(st, t)
@@ -108,7 +108,8 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
                     f"{t.name} はDP不足 (DP{t.dp} < {x}) のため弾幕が命中, グレイズ無し", who=t.id, dp=t.dp)
             key = "barrage:take"
         else:
-            key = yield from ask(t.id, "barrage", f"{t.name}: {f.name}の弾幕 (DP減少{x} / ダメージ{dmg})", opts)
+            # "barrage" is REFRESHED: the decision is yielded here, not through ask() (issue #12)
+            key = yield Decision.lazy(t.id, "barrage", _barrage_prompt, (t.name, f.name, x, dmg), tuple(opts))
         if key == GM_REFRESH:  # a GM ruling changed what the options depend on (issue #8 §2)
             continue
         if key.startswith("graze:reigeki:"):
@@ -126,6 +127,10 @@ def barrage_target(st: SengensyouState, f: Fighter, t: Fighter, x: int, dmg: int
         graze.gain(st, t, x, "G-R11", f"弾幕をDPで受けた (DP減少{x})")
         return
     yield from defence.damage(st, f, t, "barrage", dice=0, fixed=dmg, reduction=0, label="弾幕")
+
+
+def _barrage_prompt(name: str, attacker: str, x: int, dmg: int) -> str:
+    return f"{name}: {attacker}の弾幕 (DP減少{x} / ダメージ{dmg})"
 
 
 def _pay_option(dp: int, x: int) -> list[Option]:

@@ -8,7 +8,6 @@ counts 3.5 (G-G30 rounding).  ``p_at_least`` gives exact odds for Option.odds.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from operator import mul
 from typing import NamedTuple
 
 from ikusa.dice.source import DiceSource
@@ -98,17 +97,15 @@ def p_beats(base_a: int, n_a: int, base_b: int, n_b: int) -> float:
     return p_beats_by(base_b - base_a, n_a, n_b)
 
 
-@cache
 def p_beats_by(lead: int, n_a: int, n_b: int) -> float:
-    """P(n_a d6 ≥ n_b d6 + ``lead``), exact ratio as a float."""
-    tail, cb = _tail(n_a), _counts(n_b)
-    last = len(tail) - 1  # tail[last] = 0: no sum reaches it
-    # B's sums sb with lead + sb ≤ 0 are beaten by every roll of A (tail[0]); those with
-    # lead + sb ≥ last by none; the rest pair B's counts with A's tail (issue #12: one C-level
-    # sum of products instead of a Python loop; the same integer)
-    lo, hi = min(max(-lead, 0), len(cb)), min(max(last - lead, 0), len(cb))
-    ways = tail[0] * sum(cb[:lo]) + sum(map(mul, cb[lo:hi], tail[lo + lead:hi + lead]))
-    return float(ways / (6**n_a * 6**n_b))
+    """P(n_a d6 ≥ n_b d6 + ``lead``), exact ratio as a float.
+
+    Issue #12: O(1) with no cache of its own.  The sum of n_b d6 is symmetric (B and 7 n_b − B
+    have one distribution: turn every die face f into 7 − f), so A ≥ B + lead counts the same
+    pairs of rolls as A + B' ≥ lead + 7 n_b with B' another n_b d6: the tail of n_a + n_b dice,
+    the same integer over the same 6**n_a × 6**n_b outcomes, hence the same float
+    (``tests/systems/sengensyou/test_pool_odds_exact.py``)."""
+    return p_at_least(0, n_a + n_b, lead + 7 * n_b)
 
 
 @lru_cache(maxsize=4096)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from functools import partial
 from typing import NamedTuple
 
 from ikusa.engine.protocol import Decision, Option
@@ -18,6 +17,7 @@ from ikusa.systems.sengensyou import gm, graze, spellcards
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.check import fixed_dice_value
 from ikusa.systems.sengensyou.checks_flow import PoolRoll, fewest_dice, p_at_least, p_beats_by, roll_damage
+from ikusa.systems.sengensyou.column_option import Column, column_option
 from ikusa.systems.sengensyou.effects import GM_REFRESH
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 
@@ -154,18 +154,18 @@ def defence_options(st: SengensyouState, a: Fighter, t: Fighter, kind: str, tota
                     declined: set[str]) -> list[Option]:
     """The defender's legal choices against one attack with 達成値 ``total``."""
     sup = gm.surprise(st, a, t)
-    opts = [*st.options(("none", kind), partial(_no_defence, kind))]
+    opts = [*st.options(("none", kind), _no_defence, kind)]
     if sup.no_evasion:
         opts += spellcards.reaction_options(st, t)
         return opts
     cap = t.dp if sup.dice_cap is None else min(t.dp, sup.dice_cap)
     eb = t.stat("感覚") + t.skill("回避") + (st.opt.focus_bonus if t.focus else 0) - sup.penalty
     fixed = st.uses_fixed_dice(t)  # the only thing defence_odds reads of t (G-R29)
-    opts += _checks(st, ("evade", eb, total, fixed, 0), cap, partial(_evade_label, eb, total))
+    opts += _checks(st, ("evade", eb, total, fixed, 0), cap, _evade_label, (eb, total))
     if can_guard(t):
         gb = guard_base(st, t) - sup.penalty
         red = st.opt.guard_reduction_per_lv * t.skill("近接武器")
-        opts += _checks(st, ("guard", gb, total, fixed, red), cap, partial(_guard_label, gb, total, red))
+        opts += _checks(st, ("guard", gb, total, fixed, red), cap, _guard_label, (gb, total, red))
     for g in st.allies(t):
         if g.row == "front" and can_guard(g) and not g.hidden and g.id not in declined:
             opts.append(Option(f"cover:{g.id}", f"{g.name}にガードを頼む (前衛からの他人へのガード)",
@@ -179,7 +179,7 @@ def _no_defence(kind: str) -> list[Option]:
 
 
 def _checks(st: SengensyouState, key: tuple[str, int, int, bool, int], cap: int,
-            label: Callable[[int], str]) -> tuple[Option, ...]:
+            label: Callable[..., str], shared: tuple[int, ...]) -> tuple[Option, ...]:
     """The 回避 or ガード options (``key`` = its name, 判定値, the attack's 達成値, whether the
     defender uses fixed values, and the guard's reduction) with 1 … ``cap`` dice.  Issue #12: kept on the encounter and
     made longer when a later defence has more DP (the options at n dice do not depend on how
@@ -188,8 +188,9 @@ def _checks(st: SengensyouState, key: tuple[str, int, int, bool, int], cap: int,
     got: tuple[Option, ...] = memo.get(key, ((), (), ()))[2]
     if len(got) < cap:
         what, base, total, fixed, _ = key
-        got += tuple(Option.lazy(f"{what}:{n}", partial(label, n), n,
-                                 _pool_odds(st, fixed, base, n, total + st.tie), {"defence": what, "dp": n})
+        col: Column = (label, shared)  # the label: label(*shared, n, odds)
+        got += tuple(column_option(f"{what}:{n}", col, n, _pool_odds(st, fixed, base, n, total + st.tie),
+                                   {"defence": what, "dp": n})
                      for n in range(len(got) + 1, cap + 1))
         memo[key] = ((), (), got)
     return got[:cap]
@@ -202,11 +203,11 @@ def _pool_odds(st: SengensyouState, fixed: bool, base: int, n: int, target: int)
     return p_at_least(base, n, target)
 
 
-def _evade_label(eb: int, total: int, n: int) -> str:
+def _evade_label(eb: int, total: int, n: int, _odds: float) -> str:
     return f"回避 感覚+〈回避〉{eb}+{n}D6 ≥ {total}"
 
 
-def _guard_label(gb: int, total: int, red: int, n: int) -> str:
+def _guard_label(gb: int, total: int, red: int, n: int, _odds: float) -> str:
     return f"ガード 身体+〈【近接武器】〉{gb}+{n}D6 ≥ {total} (失敗でも-{red})"
 
 
@@ -225,8 +226,8 @@ def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -
             st.emit("no_defence", "G-G09,G-G10",
                     f"{t.name} は防御できない (DP{t.dp}) → {KIND_JA[kind]}命中", who=t.id)
             return DefenceResult(t, "hit")
-        key = yield from ask(t.id, "defence",
-                             f"{t.name}: {a.name}の{KIND_JA[kind]} 達成値{total} に対する防御 (DP {t.dp})", opts)
+        # "defence" is REFRESHED: the decision is yielded here, not through ask() (issue #12)
+        key = yield Decision.lazy(t.id, "defence", _defence_prompt, (t.name, a.name, kind, total, t.dp), tuple(opts))
         if key == GM_REFRESH:  # a GM ruling changed what the options depend on (issue #8 §2)
             continue
         if key.startswith(("deploy:", "shoudan:")):
@@ -254,6 +255,10 @@ def defend(st: SengensyouState, a: Fighter, t: Fighter, kind: str, total: int) -
         if what == "guard":
             return guard(st, t, t, int(n), total)
         return evade(st, a, t, int(n), total)
+
+
+def _defence_prompt(name: str, attacker: str, kind: str, total: int, dp: int) -> str:
+    return f"{name}: {attacker}の{KIND_JA[kind]} 達成値{total} に対する防御 (DP {dp})"
 
 
 def evade(st: SengensyouState, a: Fighter, t: Fighter, n: int, total: int) -> DefenceResult:

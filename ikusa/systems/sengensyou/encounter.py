@@ -20,6 +20,29 @@ from ikusa.systems.sengensyou.options import SengensyouOptions
 MEMO_CAP = 50_000
 
 
+class BattleSetup:
+    """What every battle of one encounter reads at its start (:meth:`Encounter.battle_setup`):
+    the catalogue, the sides, the GM effects and the memos (nothing in it changes once the
+    encounter is validated; the memos only gain entries)."""
+
+    __slots__ = ("catalog", "homebrew_effects", "memos", "sides", "start_effects")
+
+    def __init__(self, cat: Catalog, sides: list[str], homebrew_effects: dict[str, Any],
+                 start_effects: list[tuple[str, Any]], memos: dict[str, dict[Any, Any]]) -> None:
+        self.catalog = cat
+        self.sides = sides
+        self.homebrew_effects = homebrew_effects
+        self.start_effects = start_effects
+        self.memos = memos
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """The memo ``name`` (see :meth:`Encounter.memo`)."""
+        got = self.memos.get(name)
+        if got is None or len(got) > MEMO_CAP:
+            got = self.memos[name] = {}
+        return got
+
+
 class Reinforcement(BaseModel):
     """G-R28: a character joining at the start of ``turn`` with DP = DP回復数 × 2."""
 
@@ -54,14 +77,23 @@ class Encounter(EffectsSetup):
     _catalog: Catalog | None = PrivateAttr(None)
     #: issue #12: memos shared by every battle of this encounter (SengensyouState.option_memo …)
     _memos: dict[str, dict[Any, Any]] = PrivateAttr(default_factory=dict)
+    #: issue #12: what every battle reads at its start (battle_setup)
+    _setup: BattleSetup | None = PrivateAttr(None)
 
     def memo(self, name: str) -> dict[Any, Any]:
         """The memo ``name`` of this encounter's battles (option lists keyed by every number
         they are made from): built once, shared by every battle of the encounter (issue #12);
         emptied past MEMO_CAP entries, so a long-running table never grows without bound."""
-        got = self._memos.get(name)
-        if got is None or len(got) > MEMO_CAP:
-            got = self._memos[name] = {}
+        return self.battle_setup().memo(name)
+
+    def battle_setup(self) -> BattleSetup:
+        """The numbers and memos every battle of this encounter reads when it starts, gathered
+        once (issue #12: each read of a pydantic private attribute is a ``__getattr__`` call
+        of a few microseconds; a short battle made a dozen of them)."""
+        got = self._setup
+        if got is None:
+            got = self._setup = BattleSetup(self.catalog, self.sides, dict(self._homebrew_effects),
+                                            list(self._start_effects), self._memos)
         return got
 
     @property

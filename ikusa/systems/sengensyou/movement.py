@@ -13,6 +13,7 @@ from functools import partial
 from ikusa.engine.protocol import Option
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.checks_flow import PoolRoll
+from ikusa.systems.sengensyou.column_option import Column, column_option
 from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
 from ikusa.systems.sengensyou.status import move_block
 
@@ -49,8 +50,8 @@ def moves(st: SengensyouState, metres: int, dp: int) -> tuple[Option, ...]:
     if len(got) <= dp:
         if not got:
             got = (Option.lazy("move:free", partial(_free_label, metres)),)
-        got += tuple(Option.lazy(f"move:roll:{n}", partial(_roll_label, n, metres), n, None, {})
-                     for n in range(len(got), dp + 1))
+        col: Column = (_roll_label, (metres,))  # the label: _roll_label(metres, n, None)
+        got += tuple(column_option(f"move:roll:{n}", col, n, None, {}) for n in range(len(got), dp + 1))
         memo[key] = ((), (), got)
     return got[:dp + 1]
 
@@ -59,7 +60,7 @@ def _free_label(metres: int) -> str:
     return f"移動 {metres}mまで (判定無し, DP不要)"
 
 
-def _roll_label(n: int, metres: int) -> str:
+def _roll_label(metres: int, n: int, _odds: None) -> str:
     return f"移動判定 {n}DP 身体+〈回避〉{metres}+{n}D6 (m)"
 
 

@@ -74,11 +74,14 @@ class GreedyPolicy:
         dps = {tid: g.dp for tid, g in fighters.items()}
         #: homing: per (target, 達成値) the two parts of a target's score, worked out once
         homing_parts: dict[tuple[str, int], tuple[float, float]] = {}
+        # (exp_damage and base are floats and ints already: no float()/int() round trips)
         for o in opts:
             data = o.data
             kind = data.get("kind")
+            if kind is None:  # moves, escape, graze → 霊力 …: never scored
+                continue
             if kind == "shot":  # the most numerous
-                dmg = float(data.get("exp_damage", 0.0))
+                dmg = data["exp_damage"]
                 cost = o.cost or 0
                 odds = o.odds or 0.0
                 if odds >= 0.75 and dps[data["target"]] <= 5:
@@ -87,16 +90,16 @@ class GreedyPolicy:
                     score = (0.45 * (cost if cost < 5 else 5) + 0.5 * odds * dmg - 0.6 * (cost - 5 if cost > 5 else 0)
                              - (0.0 if dp - cost >= 4 else 2.0))
             elif kind == "melee":
-                dmg = float(data.get("exp_damage", 0.0))
+                dmg = data["exp_damage"]
                 cost = o.cost or 0
                 hit = 1.0 if dps[data["target"]] == 0 else 0.4
-                score = float((o.odds or 0.0) * (hit * dmg + 0.5 * cost) - 0.5 * cost
-                              - (0.0 if dp - cost >= 4 else 2.0))
+                score = ((o.odds or 0.0) * (hit * dmg + 0.5 * cost) - 0.5 * cost
+                         - (0.0 if dp - cost >= 4 else 2.0))
             elif kind == "homing":
-                dmg = float(data.get("exp_damage", 0.0))
+                dmg = data["exp_damage"]
                 cost = o.cost or 0
                 reserve = 0.0 if dp - cost >= 4 else 2.0
-                base = int(data.get("base", 0))
+                base = data["base"]
                 s = 0.0
                 for tid, boost in zip(data["targets"], data["boosts"], strict=True):
                     total = base + HOMING_BOOST_BONUS * boost
@@ -106,7 +109,7 @@ class GreedyPolicy:
                         miss = p_at_least(evade_base(st, t), t.dp, total) if t.dp else 0.0
                         part = homing_parts[(tid, total)] = (1 - miss, 0.3 * min(t.dp, 4))
                     s += part[0] * dmg + part[1]
-                score = float(s - 0.5 * cost - reserve)
+                score = s - 0.5 * cost - reserve
             elif kind in SCORED:
                 got = score_of(st, f, o)
                 if got is None:
@@ -163,13 +166,22 @@ class GreedyPolicy:
     # -- reactions -------------------------------------------------------------------
     def _barrage(self, st: Any, d: Decision) -> str:
         f = st.f(d.actor)
-        keys = d.keys()
-        reigeki = [k for k in keys if k.startswith("graze:reigeki:")]
-        if reigeki:
-            return reigeki[-1]
-        take = d.option("barrage:take")
+        # one pass (issue #12): the last 霊撃 option, the first pay and take options
+        reigeki: str | None = None
+        take = pay = None
+        for o in d.options:
+            k = o.key
+            if k == "barrage:take":
+                if take is None:
+                    take = o
+            elif k == "barrage:pay":
+                if pay is None:
+                    pay = o
+            elif k.startswith("graze:reigeki:"):
+                reigeki = k
+        if reigeki is not None:
+            return reigeki
         dmg = int(take.data.get("damage", 0)) if take else 0
-        pay = d.option("barrage:pay")
         if pay is not None and (f.dp - (pay.cost or 0) >= 3 or dmg >= f.hp):
             return "barrage:pay"
         return "barrage:take"

@@ -73,7 +73,7 @@ def free_options(st: SengensyouState, f: Fighter) -> tuple[Option, ...]:
     sheet and cards left (issue #12: they are made of nothing else)."""
     if not f.spec.spell_cards:
         return ()
-    return st.fighter_options(f, ("sc_free", used_key(f)), partial(_free_options, st, f))
+    return st.fighter_options(f, ("sc_free", used_key(f)), _free_options, st, f)
 
 
 def _free_options(st: SengensyouState, f: Fighter) -> list[Option]:
@@ -95,7 +95,7 @@ def _shoudan_label(name: str, n: int) -> str:
 def defend_options(st: SengensyouState, t: Fighter) -> tuple[Option, ...]:
     if not t.spec.spell_cards:
         return ()
-    return st.fighter_options(t, ("sc_defend", used_key(t)), partial(_defend_options, st, t))
+    return st.fighter_options(t, ("sc_defend", used_key(t)), _defend_options, st, t)
 
 
 def _defend_options(st: SengensyouState, t: Fighter) -> list[Option]:
@@ -122,7 +122,7 @@ def attack_options(st: SengensyouState, f: Fighter,
         return ()
     if targets is None:
         targets = tuple((t.id, t.name) for t in st.enemies(f) if not t.hidden)
-    return st.fighter_options(f, ("sc_attack", used_key(f), targets), partial(_attack_options, st, f, targets))
+    return st.fighter_options(f, ("sc_attack", used_key(f), targets), _attack_options, st, f, targets)
 
 
 def _attack_options(st: SengensyouState, f: Fighter, targets: tuple[tuple[str, str], ...]) -> list[Option]:

@@ -37,11 +37,12 @@ class SengensyouState:
 
         self.enc = encounter
         self.opt = encounter.options
+        setup = encounter.battle_setup()  # (the encounter's private attributes, gathered once: issue #12)
         #: the encounter's sides, in order (issue #12: asked at every update_end)
-        self.sides: list[str] = encounter.sides
+        self.sides: list[str] = list(setup.sides)
         self._constants()
         self.fighters: dict[str, Fighter] = {}
-        cat = encounter.catalog  # (a pydantic private attribute: read once)
+        cat = setup.catalog
         for c in encounter.characters:
             self.fighters[c.id] = new_fighter(c, self.opt, cat=cat)
         self.arrivals: dict[str, int] = {}
@@ -59,19 +60,20 @@ class SengensyouState:
         self.out: list[Event] = []
         #: issue #12: each fighter's attack variants (bullets.state_variants), by (id, kind, need_skill)
         #: (shared by every battle of the encounter: Encounter.memo)
-        self.variant_memo: dict[tuple[str, str, bool], tuple[object, object, list[Any]]] = encounter.memo("variants")
+        self.variant_memo: dict[tuple[str, str, bool], tuple[object, object, list[Any]]] = setup.memo("variants")
         #: issue #12: option lists that depend only on a few numbers (DP declarations, rolled
         #: moves …), built once per encounter and shared (options are immutable): see options()
-        self.option_memo: dict[tuple[Any, ...], tuple[Option, ...]] = encounter.memo("options")
+        self.option_memo: dict[tuple[Any, ...], tuple[Option, ...]] = setup.memo("options")
         #: the same for one fighter's options (shots, melee …): see fighter_options()
         self.fighter_memo: dict[tuple[Any, ...], tuple[object, object, tuple[Option, ...]]] = \
-            encounter.memo("fighter_options")
+            setup.memo("fighter_options")
         #: the same for lists that grow with the attacker's DP (shots, melee: attack_options.py)
-        self.grow_memo: dict[tuple[Any, ...], tuple[Any, ...]] = encounter.memo("growing")
+        self.grow_memo: dict[tuple[Any, ...], tuple[Any, ...]] = setup.memo("growing")
         self.attack_serial = 0  # one per attack a defender may answer (G-R05; events carry it)
         #: GM effects, one-off modifiers and overrides (issue #8; sengensyou/effects.py, rulings.py)
-        self.fx = SengensyouFx(homebrew=dict(encounter.homebrew_effects))
-        rulings.start_effects(self)
+        self.fx = SengensyouFx(homebrew=dict(setup.homebrew_effects))
+        if setup.start_effects:
+            rulings.start_effects(self)
         #: where the flow is while a character acts: (the turn's order, its index); turn.battle
         self.cursor: tuple[list[str], int] | None = None
         self._flow: Flow = battle(self)
@@ -190,23 +192,24 @@ class SengensyouState:
     def f(self, fid: str) -> Fighter:
         return self.fighters[fid]
 
-    def options(self, key: tuple[Any, ...], build: Callable[[], list[Option]]) -> tuple[Option, ...]:
-        """The options ``build`` makes, kept by ``key`` for the rest of the battle: ``key``
-        must hold every number the options (keys, labels, costs, data) are made from."""
+    def options(self, key: tuple[Any, ...], build: Callable[..., list[Option]], *args: Any) -> tuple[Option, ...]:
+        """The options ``build(*args)`` makes, kept by ``key`` (on the encounter): ``key`` must
+        hold every number the options (keys, labels, costs, data) are made from.  (``build``
+        and its arguments, not a closure: issue #12, nothing is made when the list is kept.)"""
         got = self.option_memo.get(key)
         if got is None:
-            got = self.option_memo[key] = tuple(build())
+            got = self.option_memo[key] = tuple(build(*args))
         return got
 
-    def fighter_options(self, f: Fighter, key: tuple[Any, ...],
-                        build: Callable[[], list[Option]]) -> tuple[Option, ...]:
+    def fighter_options(self, f: Fighter, key: tuple[Any, ...], build: Callable[..., list[Option]],
+                        *args: Any) -> tuple[Option, ...]:
         """:meth:`options` for options made from ``f``'s character sheet and catalogue (kept
         with them: a unit added by a ruling under the same id gets its own) and the numbers
         in ``key``."""
         k = (f.id, *key)
         got = self.fighter_memo.get(k)
         if got is None or got[0] is not f.spec or got[1] is not f.cat:
-            got = self.fighter_memo[k] = (f.spec, f.cat, tuple(build()))
+            got = self.fighter_memo[k] = (f.spec, f.cat, tuple(build(*args)))
         return got[2]
 
     # (Fighter.active inlined in these three: issue #12, they run on every option list)
@@ -264,8 +267,21 @@ REFRESHED = frozenset({"action", "defence", "barrage", "initiative"})
 def ask(actor: str, kind: str, prompt: str, options: Sequence[Option]) -> Generator[Decision, str, str]:
     """Yield one decision and return the chosen key.  A GM ruling made while it is pending
     (issue #8 §2) sends ``GM_REFRESH``: the askers in :data:`REFRESHED` get it and ask anew
-    from the changed state; any other question is asked again as it was."""
+    from the changed state; any other question is asked again as it was.
+
+    (An asker of a :data:`REFRESHED` kind may instead ``yield`` its :class:`Decision` itself:
+    it gets any key as it is, which is what this returns for it; issue #12.)"""
     while True:
         key = yield Decision(actor, kind, prompt, tuple(options))
+        if key != GM_REFRESH or kind in REFRESHED:
+            return key
+
+
+def ask_lazy(actor: str, kind: str, fmt: Callable[..., str], args: tuple[Any, ...],
+             options: tuple[Option, ...]) -> Generator[Decision, str, str]:
+    """:func:`ask` with the prompt ``fmt(*args)`` made when first read (``Decision.lazy``;
+    issue #12: an AI never reads it); ``args`` are values that never change (no fighter)."""
+    while True:
+        key = yield Decision.lazy(actor, kind, fmt, args, options)
         if key != GM_REFRESH or kind in REFRESHED:
             return key

@@ -5,12 +5,10 @@ the scene (G-R12: graze is lost)."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou.character import ROW_JA, Fighter
 from ikusa.systems.sengensyou.effects import GM_REFRESH, recovery_parts, tick_turn
-from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask
+from ikusa.systems.sengensyou.state import Flow, SengensyouState, ask, ask_lazy
 
 
 def battle(st: SengensyouState, resume: tuple[list[str], int, Decision] | None = None) -> Flow:
@@ -25,7 +23,7 @@ def battle(st: SengensyouState, resume: tuple[list[str], int, Decision] | None =
 
     if resume is None:
         st.emit("battle_start", "G-H04", f"戦闘開始: {st.enc.title or '千幻抄'}",
-                sides=st.enc.sides)
+                sides=list(st.sides))
     while resume is not None or not st.update_end():
         if resume is None:
             st.turn += 1
@@ -125,11 +123,16 @@ def _recovery_text(name: str, rec: int, bonus: str, got: int, before: int, dp: i
 def declare(st: SengensyouState, f: Fighter) -> Flow:
     """G-G04: declare a DP value (≤ current DP; lower = delay) for the initiative order."""
     while True:  # asked anew when a GM ruling changes the DP (issue #8 §2)
-        opts = st.options(("declare", f.dp), partial(_declarations, f.dp))  # shared per DP (issue #12)
-        key = yield from ask(f.id, "initiative", f"{f.name}: イニシアティブのDP宣言 (現在DP {f.dp})", opts)
+        opts = st.options(("declare", f.dp), _declarations, f.dp)  # shared per DP (issue #12)
+        # "initiative" is REFRESHED: the decision is yielded here, not through ask() (issue #12)
+        key = yield Decision.lazy(f.id, "initiative", _declare_prompt, (f.name, f.dp), opts)
         if key != GM_REFRESH:
             break
     f.declared = int(key[8:])  # "declare:<n>"
+
+
+def _declare_prompt(name: str, dp: int) -> str:
+    return f"{name}: イニシアティブのDP宣言 (現在DP {dp})"
 
 
 def _declarations(dp: int) -> list[Option]:
@@ -161,7 +164,7 @@ def choose_rows(st: SengensyouState) -> Flow:
     neither make nor receive ショット/近接攻撃."""
     simple = st.opt.simplified
     names = SIMPLE_ROW_JA if simple else ROW_JA
-    front_row, back_row = st.options(("rows", simple), partial(_row_options, names))
+    rows = st.options(("rows", simple), _row_options, names)
     for side in st.sides:
         members = [g for g in st.fighters.values() if g.active and g.side == side]
         if not members:
@@ -169,8 +172,8 @@ def choose_rows(st: SengensyouState) -> Flow:
         front = back = 0
         for i, g in enumerate(members):
             if back_allowed(members, i, front, back):
-                key = yield from ask(g.id, "row", f"{g.name}: {names['front']}か{names['back']}か "
-                                     f"({names['front']}{front}/{names['back']}{back} 決定済み)", (front_row, back_row))
+                key = yield from ask_lazy(g.id, "row", _row_prompt,
+                                          (g.name, names["front"], names["back"], front, back), rows)
             else:
                 key = "row:front"
             if key == "row:back":
@@ -182,6 +185,10 @@ def choose_rows(st: SengensyouState) -> Flow:
         st.emit_lazy("rows", "G-R10,G-R30" if simple else "G-R10", _rows_text,
                      (side, tuple(g.name for g in members), tuple(g.row for g in members), front, back, simple),
                      side=side, front=front, back=back)
+
+
+def _row_prompt(name: str, front_ja: str, back_ja: str, front: int, back: int) -> str:
+    return f"{name}: {front_ja}か{back_ja}か ({front_ja}{front}/{back_ja}{back} 決定済み)"
 
 
 def _row_options(names: dict[str, str]) -> list[Option]:
@@ -198,13 +205,22 @@ def _rows_text(side: str, names: tuple[str, ...], rows: tuple[str, ...], front: 
 
 def declare_focus(st: SengensyouState, f: Fighter) -> Flow:
     """G-R07: 防御専念 after initiative, back row only (X1)."""
-    opts = [Option("focus:no", "防御専念しない"),
-            Option("focus:yes", f"防御専念 (攻撃不可, 回避/ガード/抵抗 +{st.opt.focus_bonus}, 弾幕半減)")]
-    key = yield from ask(f.id, "focus", f"{f.name}: 防御専念を宣言するか", opts)
+    bonus = st.opt.focus_bonus
+    opts = st.options(("focus", bonus), _focus_options, bonus)  # (the same two all battle)
+    key = yield from ask_lazy(f.id, "focus", _focus_prompt, (f.name,), opts)
     if key == "focus:yes":
         f.focus = True
         st.emit("focus", "G-R07", f"{f.name} 防御専念 (回避/ガード/抵抗 +{st.opt.focus_bonus}, 弾幕効果半減・切り上げ)",
                 who=f.id)
+
+
+def _focus_options(bonus: int) -> list[Option]:
+    return [Option("focus:no", "防御専念しない"),
+            Option("focus:yes", f"防御専念 (攻撃不可, 回避/ガード/抵抗 +{bonus}, 弾幕半減)")]
+
+
+def _focus_prompt(name: str) -> str:
+    return f"{name}: 防御専念を宣言するか"
 
 
 def scene_end(st: SengensyouState) -> Flow:

@@ -15,7 +15,7 @@ import pytest
 
 from ikusa.dice.source import RandomSource
 from ikusa.engine.runner import load_encounter, policy_for
-from ikusa.systems.sengensyou.encounter import Encounter
+from ikusa.systems.sengensyou.encounter import BattleSetup
 
 ROOT = Path(__file__).resolve().parents[3]
 ENCOUNTERS = {"party_battle": ROOT / "examples" / "sengensyou" / "party_battle.yaml",
@@ -54,7 +54,7 @@ def _battles(name: str, ai: str, seeds: tuple[int, ...]) -> list[Any]:
 def test_memoised_options_equal_freshly_built_ones(name: str, ai: str, monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = (3, 4, 5)
     with_memo = _battles(name, ai, seeds)
-    monkeypatch.setattr(Encounter, "memo", lambda self, memo_name: Forgetful())
+    monkeypatch.setattr(BattleSetup, "memo", lambda self, memo_name: Forgetful())
     Forgetful.stores = 0
     without = _battles(name, ai, seeds)
     assert Forgetful.stores > 100  # the kept lists are really on the path
