@@ -77,8 +77,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import JSON, bindparam, insert, select, text, update
+from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 import ikusa
@@ -89,7 +90,7 @@ from ikusa.engine.runner import policy_for
 from ikusa.server.cache import CachedView, SetupCache, ViewCache, trim_log
 from ikusa.server.db import Base, is_postgres
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
-from ikusa.server.hub import CHANNEL, Hub, entries_payload
+from ikusa.server.hub import CHANNEL, Hub, entries_payload, json_rows
 from ikusa.server.links import LinkService, hash_token
 from ikusa.server.projection import Principal, may_answer, owns, project
 from ikusa.server.setup import MAX_UPLOAD_BYTES, TableSetup, parse_text
@@ -115,13 +116,15 @@ _NEWER = (select(_ENTRIES.c.seq, _ENTRIES.c.kind, _ENTRIES.c.author, _ENTRIES.c.
           .where(_ENTRIES.c.table_id == bindparam("b_id"), _ENTRIES.c.seq > bindparam("b_seq"))
           .order_by(_ENTRIES.c.seq))
 #: PostgreSQL's write: data-modifying WITH parts run to completion in the one statement, and the
-#: entries and the NOTIFY follow the compare-and-set only when it found the version (a row back)
+#: entries and the NOTIFY follow the compare-and-set only when it found the version (a row back).
+#: ``:rows`` is the entries as one JSON text, ``[[seq, kind, author, payload], …]``: the same text
+#: the NOTIFY carries (:func:`~ikusa.server.hub.entries_payload`), encoded once
 _WRITE_PG = text(
     "WITH bump AS (UPDATE tables SET version = :b_new WHERE id = :b_id AND version = :b_seen RETURNING id), "
     "added AS (INSERT INTO entries (table_id, seq, kind, author, payload) "
-    "SELECT bump.id, r.seq, r.kind, r.author, r.payload FROM bump, "
-    "json_to_recordset(CAST(:rows AS json)) AS r(seq integer, kind text, author text, payload json) RETURNING 1) "
-    "SELECT pg_notify(:c, :p) FROM bump").bindparams(bindparam("rows", type_=JSON))
+    "SELECT bump.id, (r->>0)::integer, r->>1, r->>2, r->3 FROM bump, "
+    "json_array_elements(CAST(:rows AS json)) AS r RETURNING 1) "
+    "SELECT pg_notify(:c, :p) FROM bump")
 
 
 @dataclass(slots=True)
@@ -466,15 +469,23 @@ class TableService(LinkService):
 
     def _commit_pg(self, table_id: str, start: int, new: int, rows: list[Row]) -> None:
         """PostgreSQL: the compare-and-set, the entries and the NOTIFY as one statement, which is
-        its own transaction (one round trip instead of five: the database's CPU is the server's)."""
-        clean = [(seq, kind, author[:120], payload) for seq, kind, author, payload in rows]
-        params = {"b_id": table_id, "b_seen": start, "b_new": new, "c": CHANNEL,
-                  "p": entries_payload(table_id, new, start, clean),
-                  "rows": [{"seq": seq, "kind": kind, "author": author, "payload": payload}
-                           for seq, kind, author, payload in clean]}
-        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            if conn.execute(_WRITE_PG, params).first() is None:  # nothing written, nothing sent
-                raise Conflict("the table changed (another writer was first)")
+        its own transaction (one round trip instead of five: the database's CPU is the server's).
+        The pool does not ping a connection before each write (a round trip of its own): a kept
+        connection found dead (the database restarted) is dropped and the write sent once more on
+        a new one; had the first reached the database, the second finds the version moved (409)."""
+        rows_json = json_rows([(seq, kind, author[:120], payload) for seq, kind, author, payload in rows])
+        params = {"b_id": table_id, "b_seen": start, "b_new": new, "c": CHANNEL, "rows": rows_json,
+                  "p": entries_payload(table_id, new, start, rows_json)}
+        for attempt in (1, 2):
+            try:
+                with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                    written = conn.execute(_WRITE_PG, params).first() is not None
+                break
+            except DBAPIError as exc:
+                if attempt == 2 or not exc.connection_invalidated:
+                    raise
+        if not written:  # nothing written, nothing sent
+            raise Conflict("the table changed (another writer was first)")
 
     @staticmethod
     def _insert(conn: Connection | Session, table_id: str, rows: list[Row]) -> None:
