@@ -6,8 +6,9 @@ new version and renders its own role's view.  Publishing is thread-safe (the ser
 in worker threads) and never blocks: a slow subscriber only keeps the newest version.
 
 With PostgreSQL the writer instead sends ``NOTIFY ikusa_tables, '<id> <version> <start>
-<entries>'`` inside its transaction (delivered on commit), and :class:`PgListener`, one thread
-per process ``LISTEN``\\ ing on its own connection, publishes what arrives into the local hub; so
+<entries>'`` inside its transaction (delivered on commit), and each process ``LISTEN``\\ s on a
+connection of its own (:func:`ikusa.server.pg_async.listen`, on the server's loop) and
+publishes what arrives into the local hub (:func:`deliver`); so
 an action posted to one ``ikusa serve`` process reaches the SSE clients of every other one.  The
 entries (when they fit in a payload) let another process advance its kept state by them alone
 (:attr:`Hub.on_entries`), without reading the database.
@@ -187,43 +188,6 @@ class Hub:
 def _offer_all(subs: list[Subscription], version: int) -> None:  # runs in the subscribers' loop
     for sub in subs:
         sub._offer(version)
-
-
-class PgListener:
-    """A thread that ``LISTEN``\\ s on PostgreSQL and publishes notifications into ``hub``."""
-
-    def __init__(self, dsn: str, hub: Hub) -> None:
-        self.dsn = dsn
-        self.hub = hub
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="ikusa-pg-listen", daemon=True)
-
-    def start(self, timeout: float = 10.0) -> None:
-        self._thread.start()
-        self._ready.wait(timeout)
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=3)
-
-    def _run(self) -> None:
-        import psycopg
-
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(self.dsn, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    self._ready.set()
-                    while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            self._deliver(note.payload)
-            except psycopg.Error:
-                if self._stop.wait(0.5):
-                    return
-
-    def _deliver(self, payload: str) -> None:
-        deliver(self.hub, payload)
 
 
 def json_rows(rows: Sequence[Sequence[Any]]) -> str:

@@ -69,11 +69,12 @@ The JSON API's ``/api/tables/{id}/events`` uses it with ``render_json``.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
 import threading
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +93,7 @@ from ikusa.server.db import Base, is_postgres
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
 from ikusa.server.hub import CHANNEL, Hub, entries_payload, json_rows
 from ikusa.server.links import LinkService, hash_token
+from ikusa.server.pg_async import PgWriter
 from ikusa.server.projection import Principal, may_answer, owns, project
 from ikusa.server.setup import MAX_UPLOAD_BYTES, TableSetup, parse_text
 from ikusa.server.table import TableState
@@ -151,6 +153,10 @@ class TableService(LinkService):
         self.views = ViewCache()
         self.setups = SetupCache()
         self._sqlite_writer = threading.Lock()
+        #: per table, for :meth:`act_async` (the coroutines of one loop take turns before the thread lock)
+        self._alocks: dict[str, asyncio.Lock] = {}
+        #: PostgreSQL writes on the event loop (set by the app; ``None``: every write in a thread)
+        self.pg_writer: PgWriter | None = None
         self._init_links()
         hub.on_entries = self.advance
 
@@ -289,9 +295,10 @@ class TableService(LinkService):
 
     def quick_writes(self, table_id: str) -> bool:
         """Whether a write to ``table_id`` is short enough to make on the event loop itself (no
-        worker thread): SQLite (a local file), the state kept in this process (no replay) and
-        no AI-controlled unit (whose chain may make hundreds of decisions in one write)."""
-        if self.postgres:
+        worker thread): SQLite (a local file) or PostgreSQL with :attr:`pg_writer` (awaited on the
+        loop, :meth:`act_async`), the state kept in this process (no replay) and no AI-controlled
+        unit (whose chain may make hundreds of decisions in one write)."""
+        if self.postgres and self.pg_writer is None:
             return False
         st = self._states.get(table_id)
         return st is not None and not any(c.is_ai for c in st.combat.control.everyone().values())
@@ -305,6 +312,10 @@ class TableService(LinkService):
     def act(self, principal: Principal, version: int, *, action: str | None = None, dice: list[int] | None = None,
             roll: bool = False, ruling: dict[str, Any] | None = None) -> dict[str, Any]:
         """Answer the pending decision or dice request, or make a ruling (see the module doc)."""
+        return self._write(principal, version, self._act_build(principal, action, dice, roll, ruling))
+
+    def _act_build(self, principal: Principal, action: str | None, dice: list[int] | None, roll: bool,
+                   ruling: dict[str, Any] | None) -> Callable[[TableState, list[Row]], None]:
         given = sum(x is not None for x in (action, dice, ruling)) + (1 if roll else 0)
         if given != 1:
             raise Unprocessable("give exactly one of action, dice, roll or ruling")
@@ -317,7 +328,7 @@ class TableService(LinkService):
             else:
                 self._dice(st, rows, principal, dice, roll)
 
-        return self._write(principal, version, build)
+        return build
 
     def undo(self, principal: Principal, version: int) -> dict[str, Any]:
         self._require_gm(principal)
@@ -391,37 +402,85 @@ class TableService(LinkService):
                chain: bool = True) -> dict[str, Any]:
         table_id = principal.table_id
         with self._lock(table_id):
-            st = self._synced(table_id, trust_cache=True)
-            if version is not None and version != st.version:
-                st = self._synced(table_id)  # another process may have written: ask the database
-            if version is not None and version != st.version:
-                raise Conflict(f"the table changed (version {st.version}, not {version})", project(st, principal))
-            start = st.version
+            st, start = self._current(principal, version)
             rows: list[Row] = []
-            try:
+            with self._or_drop(principal, st, start):
                 build(st, rows)
                 if chain:
                     rows += self._ai_chain(st)
                 if rows:
                     self._commit(table_id, start, rows)
-            except Conflict as exc:  # another process was first: the fresh view goes with the 409
-                self._drop(table_id, st, start, force=True)
-                exc.view = exc.view or project(self._synced(table_id), principal)
-                raise
-            except ServiceError:
-                self._drop(table_id, st, start)
-                raise
-            except IkusaError as exc:
-                self._drop(table_id, st, start)
-                raise _user_error(exc) from None
-            except BaseException:
-                self._drop(table_id, st, start)
-                raise
-            view = self.views.view(st, principal).view
-            if rows:
-                self._project_for_streams(table_id, st, principal)
+            view = self._written(principal, st, rows)
         if rows and not self.postgres:
             self.hub.publish(table_id, st.version)
+        return view
+
+    async def act_async(self, principal: Principal, version: int, *, action: str | None = None,
+                        dice: list[int] | None = None, roll: bool = False,
+                        ruling: dict[str, Any] | None = None) -> dict[str, Any]:
+        """:meth:`act` on the event loop, its PostgreSQL write awaited on the loop's own connection
+        (:attr:`pg_writer`): for a table :meth:`quick_writes` says yes to.  The table's lock is held
+        across the write: an asyncio lock first, so no other coroutine of this loop waits for the
+        thread lock while it is held (its other holders are worker threads, which never wait for
+        the loop)."""
+        if self.pg_writer is None:
+            raise RuntimeError("act_async needs a PostgreSQL writer (pg_writer)")
+        build = self._act_build(principal, action, dice, roll, ruling)
+        table_id = principal.table_id
+        with self._guard:
+            alock = self._alocks.setdefault(table_id, asyncio.Lock())
+        async with alock:
+            lock = self._lock(table_id)
+            lock.acquire()
+            try:
+                st, start = self._current(principal, version)
+                rows: list[Row] = []
+                with self._or_drop(principal, st, start):
+                    build(st, rows)
+                    rows += self._ai_chain(st)
+                    if rows and not await self.pg_writer.write(self._pg_params(table_id, start, rows[-1][0], rows)):
+                        raise Conflict("the table changed (another writer was first)")
+                return self._written(principal, st, rows)
+            finally:
+                lock.release()
+
+    def _current(self, principal: Principal, version: int | None) -> tuple[TableState, int]:
+        """The kept state to write on (table lock held) and its version; a stale ``version`` is
+        refused with the fresh view (409)."""
+        table_id = principal.table_id
+        st = self._synced(table_id, trust_cache=True)
+        if version is not None and version != st.version:
+            st = self._synced(table_id)  # another process may have written: ask the database
+        if version is not None and version != st.version:
+            raise Conflict(f"the table changed (version {st.version}, not {version})", project(st, principal))
+        return st, st.version
+
+    @contextmanager
+    def _or_drop(self, principal: Principal, st: TableState, start: int) -> Iterator[None]:
+        """Around a write's build and commit: on any failure the kept state, which may hold entries
+        that were not committed, is dropped (a replay from the database follows)."""
+        table_id = principal.table_id
+        try:
+            yield
+        except Conflict as exc:  # another process was first: the fresh view goes with the 409
+            self._drop(table_id, st, start, force=True)
+            exc.view = exc.view or project(self._synced(table_id), principal)
+            raise
+        except ServiceError:
+            self._drop(table_id, st, start)
+            raise
+        except IkusaError as exc:
+            self._drop(table_id, st, start)
+            raise _user_error(exc) from None
+        except BaseException:
+            self._drop(table_id, st, start)
+            raise
+
+    def _written(self, principal: Principal, st: TableState, rows: list[Row]) -> dict[str, Any]:
+        """The writer's view of the new version, and the views of the streams open here."""
+        view = self.views.view(st, principal).view
+        if rows:
+            self._project_for_streams(principal.table_id, st, principal)
         return view
 
     def _project_for_streams(self, table_id: str, st: TableState, writer: Principal | None) -> None:
@@ -434,12 +493,16 @@ class TableService(LinkService):
     def advance(self, table_id: str, start: int, rows: list[tuple[Any, ...]]) -> None:
         """Entries another process committed after version ``start`` (its NOTIFY, PostgreSQL): a
         kept state at ``start`` takes them, as a read of them would, and the views of this
-        process's streams are made; otherwise nothing (a stream syncs from the database).
-        Runs in the LISTEN thread, before the new version is published."""
+        process's streams are made; otherwise nothing (a stream syncs from the database), also
+        when a write of this process holds the table's lock.  Runs on the LISTEN loop (the
+        server's own), before the new version is published."""
         st = self._states.get(table_id)
         if st is None or st.version != start:  # not kept, or this process wrote them
             return
-        with self._lock(table_id):
+        lock = self._lock(table_id)
+        if not lock.acquire(blocking=False):  # a write of this process holds it (the loop must not wait)
+            return
+        try:
             st = self._states.get(table_id)
             if st is None or st.version != start:
                 return
@@ -449,6 +512,8 @@ class TableService(LinkService):
                 self._project_for_streams(table_id, st, None)
             except Exception:  # never expected (the writer applied them): replay from the database
                 self._drop(table_id, st, start, force=True)
+        finally:
+            lock.release()
 
     def _drop(self, table_id: str, st: TableState, start: int, force: bool = False) -> None:
         if force or st.version != start:  # the cache holds entries that were not committed
@@ -473,9 +538,7 @@ class TableService(LinkService):
         The pool does not ping a connection before each write (a round trip of its own): a kept
         connection found dead (the database restarted) is dropped and the write sent once more on
         a new one; had the first reached the database, the second finds the version moved (409)."""
-        rows_json = json_rows([(seq, kind, author[:120], payload) for seq, kind, author, payload in rows])
-        params = {"b_id": table_id, "b_seen": start, "b_new": new, "c": CHANNEL, "rows": rows_json,
-                  "p": entries_payload(table_id, new, start, rows_json)}
+        params = self._pg_params(table_id, start, new, rows)
         for attempt in (1, 2):
             try:
                 with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
@@ -486,6 +549,13 @@ class TableService(LinkService):
                     raise
         if not written:  # nothing written, nothing sent
             raise Conflict("the table changed (another writer was first)")
+
+    @staticmethod
+    def _pg_params(table_id: str, start: int, new: int, rows: list[Row]) -> dict[str, Any]:
+        """The parameters of PostgreSQL's write statement (the entries' JSON encoded once)."""
+        rows_json = json_rows([(seq, kind, author[:120], payload) for seq, kind, author, payload in rows])
+        return {"b_id": table_id, "b_seen": start, "b_new": new, "c": CHANNEL, "rows": rows_json,
+                "p": entries_payload(table_id, new, start, rows_json)}
 
     @staticmethod
     def _insert(conn: Connection | Session, table_id: str, rows: list[Row]) -> None:

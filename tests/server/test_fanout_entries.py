@@ -21,7 +21,8 @@ from ikusa.server import links as links_mod
 from ikusa.server.cache import dumps
 from ikusa.server.db import make_engine, migrate
 from ikusa.server.errors import Forbidden
-from ikusa.server.hub import NOTIFY_LIMIT, Hub, PgListener, Subscription, deliver, entries_payload, json_rows, libpq_dsn
+from ikusa.server.hub import NOTIFY_LIMIT, Hub, Subscription, deliver, entries_payload, json_rows, libpq_dsn
+from ikusa.server.pg_async import PgListener
 from ikusa.server.projection import Principal
 from ikusa.server.service import TableService
 from tests.server.helpers import AMBUSH
