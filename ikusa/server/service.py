@@ -70,7 +70,6 @@ The JSON API's ``/api/tables/{id}/events`` uses it with ``render_json``.
 from __future__ import annotations
 
 import asyncio
-import random
 import secrets
 import threading
 from collections.abc import Callable, Iterator
@@ -85,25 +84,19 @@ from sqlalchemy.orm import Session
 
 import ikusa
 from ikusa.dice.source import RandomSource
-from ikusa.engine.errors import IkusaError, InputError
-from ikusa.engine.rulings import parse_ruling, ruling_to_json
-from ikusa.engine.runner import policy_for
+from ikusa.engine.errors import IkusaError
 from ikusa.server.cache import CachedView, SetupCache, ViewCache, trim_log
 from ikusa.server.db import Base, is_postgres
+from ikusa.server.entries import Row, act_build, ai_chain, push, seed_of
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
 from ikusa.server.hub import CHANNEL, Hub, entries_payload, json_rows
 from ikusa.server.links import LinkService, hash_token
 from ikusa.server.pg_async import PgWriter
-from ikusa.server.projection import Principal, may_answer, owns, project
+from ikusa.server.projection import Principal, project
 from ikusa.server.setup import MAX_UPLOAD_BYTES, TableSetup, parse_text
 from ikusa.server.table import TableState
 
-#: AI decisions made in one request at most (an all-AI battle still ends: it continues next request)
-MAX_AI_CHAIN = 500
 MAX_CHAT = 400
-
-
-Row = tuple[int, str, str, dict[str, Any]]
 
 __all__ = ["Created", "TableService", "hash_token", "trim_log"]
 
@@ -216,7 +209,7 @@ class TableService(LinkService):
                 state.append(*e)
         except IkusaError as exc:
             raise _user_error(exc) from None
-        entries += self._ai_chain(state)
+        entries += ai_chain(state)
         tokens: dict[str, Any] = {"players": {}}
         with self._writing(), self.engine.begin() as conn:
             conn.execute(insert(_TABLES).values(id=table_id, system=setup.system, title=setup.title[:200],
@@ -312,29 +305,13 @@ class TableService(LinkService):
     def act(self, principal: Principal, version: int, *, action: str | None = None, dice: list[int] | None = None,
             roll: bool = False, ruling: dict[str, Any] | None = None) -> dict[str, Any]:
         """Answer the pending decision or dice request, or make a ruling (see the module doc)."""
-        return self._write(principal, version, self._act_build(principal, action, dice, roll, ruling))
-
-    def _act_build(self, principal: Principal, action: str | None, dice: list[int] | None, roll: bool,
-                   ruling: dict[str, Any] | None) -> Callable[[TableState, list[Row]], None]:
-        given = sum(x is not None for x in (action, dice, ruling)) + (1 if roll else 0)
-        if given != 1:
-            raise Unprocessable("give exactly one of action, dice, roll or ruling")
-
-        def build(st: TableState, rows: list[Row]) -> None:
-            if ruling is not None:
-                self._ruling(st, rows, principal, ruling)
-            elif action is not None:
-                self._decide(st, rows, principal, action)
-            else:
-                self._dice(st, rows, principal, dice, roll)
-
-        return build
+        return self._write(principal, version, act_build(principal, action, dice, roll, ruling))
 
     def undo(self, principal: Principal, version: int) -> dict[str, Any]:
         self._require_gm(principal)
 
         def build(st: TableState, rows: list[Row]) -> None:
-            self._push(st, rows, "undo", principal.who, {})
+            push(st, rows, "undo", principal.who, {})
 
         return self._write(principal, version, build, chain=False)
 
@@ -342,7 +319,7 @@ class TableService(LinkService):
         self._require_gm(principal)
 
         def build(st: TableState, rows: list[Row]) -> None:
-            self._push(st, rows, "redo", principal.who, {})
+            push(st, rows, "redo", principal.who, {})
 
         return self._write(principal, version, build, chain=False)
 
@@ -351,7 +328,7 @@ class TableService(LinkService):
         self._require_gm(principal)
 
         def build(st: TableState, rows: list[Row]) -> None:
-            self._push(st, rows, "reroll", principal.who, {"reason": reason[:500]})
+            push(st, rows, "reroll", principal.who, {"reason": reason[:500]})
 
         return self._write(principal, version, build)
 
@@ -365,13 +342,13 @@ class TableService(LinkService):
 
         def build(st: TableState, rows: list[Row]) -> None:
             try:
-                result = ikusa.roll(line, st.setup.system, dice=RandomSource(self._seed(st, "chat")))
+                result = ikusa.roll(line, st.setup.system, dice=RandomSource(seed_of(st, "chat")))
             except IkusaError:
                 result = None
             payload: dict[str, Any] = {"text": line, "name": name or principal.name or principal.role,
                                        "result": result.to_json() if result is not None else None,
                                        "secret": bool(result is not None and result.secret)}
-            self._push(st, rows, "chat", principal.who, payload)
+            push(st, rows, "chat", principal.who, payload)
 
         return self._write(principal, version, build, chain=False)
 
@@ -384,7 +361,7 @@ class TableService(LinkService):
                 raise Unprocessable(f"seq: no secret roll {seq}")
             if not principal.is_gm and line.author != principal.who:
                 raise Forbidden("only the roller or the GM may reveal a secret roll")
-            self._push(st, rows, "reveal", principal.who, {"seq": seq})
+            push(st, rows, "reveal", principal.who, {"seq": seq})
 
         return self._write(principal, version, build, chain=False)
 
@@ -407,7 +384,7 @@ class TableService(LinkService):
             with self._or_drop(principal, st, start):
                 build(st, rows)
                 if chain:
-                    rows += self._ai_chain(st)
+                    rows += ai_chain(st)
                 if rows:
                     self._commit(table_id, start, rows)
             view = self._written(principal, st, rows)
@@ -425,7 +402,7 @@ class TableService(LinkService):
         the loop)."""
         if self.pg_writer is None:
             raise RuntimeError("act_async needs a PostgreSQL writer (pg_writer)")
-        build = self._act_build(principal, action, dice, roll, ruling)
+        build = act_build(principal, action, dice, roll, ruling)
         table_id = principal.table_id
         with self._guard:
             alock = self._alocks.setdefault(table_id, asyncio.Lock())
@@ -437,7 +414,7 @@ class TableService(LinkService):
                 rows: list[Row] = []
                 with self._or_drop(principal, st, start):
                     build(st, rows)
-                    rows += self._ai_chain(st)
+                    rows += ai_chain(st)
                     if rows and not await self.pg_writer.write(self._pg_params(table_id, start, rows[-1][0], rows)):
                         raise Conflict("the table changed (another writer was first)")
                 return self._written(principal, st, rows)
@@ -563,75 +540,3 @@ class TableService(LinkService):
             conn.execute(_INSERT_ENTRIES, [
                 {"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120], "payload": payload}
                 for seq, kind, author, payload in rows])
-
-    @staticmethod
-    def _push(st: TableState, rows: list[Row], kind: str, author: str, payload: dict[str, Any]) -> None:
-        seq = st.version + 1
-        st.append(seq, kind, author, payload)
-        rows.append((seq, kind, author, payload))
-
-    @staticmethod
-    def _seed(st: TableState, salt: str) -> int:
-        return random.Random(f"{st.seed}:{st.version}:{salt}").randrange(2**62)
-
-    # -- what each write does -------------------------------------------------------------------
-    def _decide(self, st: TableState, rows: list[Row], principal: Principal, action: str) -> None:
-        req = st.request
-        if req is not None:
-            raise Unprocessable(f"dice are awaited first: {req.count}d{req.sides} for {req.purpose}")
-        d = st.decision()
-        if d is None:
-            raise Unprocessable("ENGINE: the combat is over; no decision is pending")
-        if not owns(st, principal, d.actor):
-            raise Forbidden(f"this decision is for {st.names.get(d.actor, d.actor)}, not yours")
-        self._push(st, rows, "decision", principal.who, {"actor": d.actor, "action": action})
-
-    def _dice(self, st: TableState, rows: list[Row], principal: Principal, dice: list[int] | None,
-              roll: bool) -> None:
-        req = st.request
-        if req is None:
-            raise Unprocessable("no roll is awaited")
-        if not may_answer(st, principal):
-            raise Forbidden(f"this roll is {st.names.get(req.roller, req.roller)}'s, not yours")
-        if roll:
-            self._push(st, rows, "roll", principal.who, {"by": principal.who})
-            return
-        assert dice is not None
-        if req.sum_only and req.count > 1 and len(dice) == 1:  # a pool where only the sum counts
-            self._push(st, rows, "sum", principal.who, {"total": dice[0], "by": principal.who})
-            return
-        if len(dice) != req.count:
-            raise Unprocessable(f"dice: need exactly {req.count} value(s) for {req.notation} ({req.purpose})")
-        self._push(st, rows, "dice", principal.who, {"values": list(dice), "by": principal.who})
-
-    def _ruling(self, st: TableState, rows: list[Row], principal: Principal, ruling: dict[str, Any]) -> None:
-        self._require_gm(principal)
-        if not isinstance(ruling, dict) or not isinstance(ruling.get("op"), str):
-            raise Unprocessable("ruling.op: a ruling needs an op")
-        op = ruling["op"]
-        if op in ("reveal", "hide"):
-            unit = ruling.get("unit")
-            if unit not in st.names:
-                raise Unprocessable(f"ruling.unit: unknown unit {unit!r}")
-            clean: dict[str, Any] = {"op": op, "unit": unit, "reason": str(ruling.get("reason", ""))[:500]}
-        else:
-            try:
-                clean = ruling_to_json(parse_ruling(ruling))
-            except InputError as exc:
-                raise Unprocessable(str(exc)) from None
-        self._push(st, rows, "ruling", principal.who, {"ruling": clean})
-
-    def _ai_chain(self, st: TableState) -> list[Row]:
-        """Let AI-controlled units decide until a person must (each decision its own entry)."""
-        rows: list[Row] = []
-        for _ in range(MAX_AI_CHAIN):
-            d = st.decision()
-            if d is None:
-                break
-            ctl = st.control_of(d.actor)
-            if not ctl.is_ai:
-                break
-            policy = policy_for(st.setup.loaded.module, ctl.who)
-            action = policy.choose(st.combat.state, d, random.Random(self._seed(st, "ai")))
-            self._push(st, rows, "decision", ctl.controller, {"actor": d.actor, "action": action})
-        return rows
