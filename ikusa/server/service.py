@@ -79,7 +79,6 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 import ikusa
@@ -511,21 +510,10 @@ class TableService(LinkService):
 
     def _commit_pg(self, table_id: str, start: int, new: int, rows: list[Row]) -> None:
         """PostgreSQL: the compare-and-set, the entries and the NOTIFY as one statement, which is
-        its own transaction (one round trip instead of five: the database's CPU is the server's).
-        The pool does not ping a connection before each write (a round trip of its own): a kept
-        connection found dead (the database restarted) is dropped and the write sent once more on
-        a new one; had the first reached the database, the second finds the version moved (409)."""
-        params = self._pg_params(table_id, start, new, rows)
-        for attempt in (1, 2):
-            try:
-                with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-                    written = conn.execute(_WRITE_PG, params).first() is not None
-                break
-            except DBAPIError as exc:
-                if attempt == 2 or not exc.connection_invalidated:
-                    raise
-        if not written:  # nothing written, nothing sent
-            raise Conflict("the table changed (another writer was first)")
+        its own transaction (one round trip instead of five: the database's CPU is the server's)."""
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            if conn.execute(_WRITE_PG, self._pg_params(table_id, start, new, rows)).first() is None:
+                raise Conflict("the table changed (another writer was first)")  # nothing written, nothing sent
 
     @staticmethod
     def _pg_params(table_id: str, start: int, new: int, rows: list[Row]) -> dict[str, Any]:
