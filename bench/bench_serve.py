@@ -9,7 +9,8 @@ auto dice, so a POST is one decision), connects ``C`` SSE clients per table spre
 processes, and lets each table's GM post the next decision as soon as the last one reached
 all of its clients.  A finished battle is replaced by a fresh table.  Prints p50/p95/p99 of
 the time from sending the POST until every client of the table has the new version, and
-decisions/s.  Anchor, same run: the round trip of ``GET /healthz`` on the same servers.
+decisions/s, and the CPU time of the servers, of this client and (PostgreSQL) of the database's
+processes, per decision.  Anchor, same run: the round trip of ``GET /healthz`` on the same servers.
 ``--against COMMIT`` runs the servers of that commit too (its source tree from ``git archive``,
 ``bench/baseline.py``), alternating with this tree round by round, and prints the medians: on a
 shared machine only figures from the same run compare.
@@ -45,6 +46,30 @@ def _cpu_seconds(pid: int) -> float:
     """User + system CPU time of process ``pid`` so far (Linux ``/proc``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _pg_children(db: str) -> dict[int, float]:
+    """CPU seconds so far of every process of the PostgreSQL server at ``db`` (its postmaster's
+    children: the backends of every connection, the WAL writer …): the database runs on the same
+    cores, so its CPU is part of what a decision costs.  Empty for SQLite."""
+    if not db.startswith("postgresql"):
+        return {}
+    import psycopg
+
+    from ikusa.server.hub import libpq_dsn
+
+    with psycopg.connect(libpq_dsn(db)) as conn:
+        row = conn.execute("SHOW data_directory").fetchone()
+    postmaster = int((Path(str(row[0] if row else "")) / "postmaster.pid").read_text().split()[0])
+    out: dict[int, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == postmaster:
+            out[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
 
 
 def _quantile(xs: list[float], q: float) -> float:
@@ -198,7 +223,7 @@ async def _healthz(servers: list[Server], n: int = 50) -> float:
     return statistics.median(times)
 
 
-async def _run(servers: list[Server], tables: int, clients: int, seconds: float) -> dict[str, Any]:
+async def _run(servers: list[Server], tables: int, clients: int, seconds: float, db: str) -> dict[str, Any]:
     doc = yaml.safe_load(ENCOUNTER.read_text("utf-8"))
     doc.pop("script", None)
     text = json.dumps(doc, ensure_ascii=False)
@@ -211,11 +236,13 @@ async def _run(servers: list[Server], tables: int, clients: int, seconds: float)
     await go.wait()
     pids = [s.proc.pid for s in servers if s.proc is not None]
     cpu0 = [_cpu_seconds(p) for p in pids] + [time.process_time()]
+    pg0 = _pg_children(db)
     start = time.perf_counter()
     await loops
     elapsed = time.perf_counter() - start
     cpu = [_cpu_seconds(p) - c for p, c in zip(pids, cpu0, strict=False)] + [time.process_time() - cpu0[-1]]
-    return {"anchor": anchor, "latencies": latencies, "elapsed": elapsed, "errors": errors, "cpu": cpu}
+    pg = sum(c - pg0.get(p, 0.0) for p, c in _pg_children(db).items())
+    return {"anchor": anchor, "latencies": latencies, "elapsed": elapsed, "errors": errors, "cpu": cpu, "pg": pg}
 
 
 def _measure(db: str, processes: int, tables: int, clients: int, seconds: float,
@@ -233,7 +260,7 @@ def _measure(db: str, processes: int, tables: int, clients: int, seconds: float,
             else:
                 os.environ["PYTHONPATH"] = saved
     try:
-        res = asyncio.run(_run(servers, tables, clients, seconds))
+        res = asyncio.run(_run(servers, tables, clients, seconds, db))
     finally:
         for s in servers:
             s.stop()
@@ -257,7 +284,9 @@ def _report(label: str, res: dict[str, Any], backend: str, args: argparse.Namesp
     servers_cpu = sum(res["cpu"][:-1])
     per = servers_cpu / len(lat) * 1000
     print(f"  CPU   servers {servers_cpu:5.1f} s ({per:.1f} ms a decision"
-          f", {', '.join(f'{c:.1f}' for c in res['cpu'][:-1])} s each), this client {res['cpu'][-1]:5.1f} s")
+          f", {', '.join(f'{c:.1f}' for c in res['cpu'][:-1])} s each), this client {res['cpu'][-1]:5.1f} s"
+          + (f", PostgreSQL {res['pg']:5.1f} s ({res['pg'] / len(lat) * 1000:.1f} ms a decision)"
+             if backend.startswith("postgresql") else ""))
     return [p50, p95, p99, len(lat) / res["elapsed"], per]
 
 

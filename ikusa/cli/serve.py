@@ -56,4 +56,5 @@ def serve_cmd(
             console.print(f"  spectator: {base}/join/{created.tokens['spectator']}", highlight=False,
                           soft_wrap=True)
         console.print(f"ikusa serve on http://{host}:{port} (API docs: /docs; Ctrl-C stops)", highlight=False)
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        # a stop (Ctrl-C, SIGTERM) waits at most 3 s for open SSE streams, which never end by themselves
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ikusa.server.auth import principal_from_request
+from ikusa.server.auth import bearer, cookie_name, principal_from_request
 from ikusa.server.cache import trim_log
 from ikusa.server.projection import Principal
 from ikusa.server.service import Created, TableService
@@ -126,10 +126,19 @@ async def post_action(table_id: str, body: Action, request: Request, service: Se
         return JSON(trim_log(service.act(principal, body.version, action=body.action, dice=body.dice,
                                          roll=body.roll, ruling=body.ruling), body.log_since))
 
-    if service.quick_writes(table_id):  # a few ms of work: a thread hop and its GIL hand-offs cost more
+    if not service.quick_writes(table_id):
+        response: Response = await run_in_threadpool(work)
+        return response
+    if service.pg_writer is None:  # SQLite: a few ms of work; a thread hop and its GIL hand-offs cost more
         return work()
-    response: Response = await run_in_threadpool(work)
-    return response
+    # PostgreSQL: on the loop too, the write awaited on the loop's own connection
+    token = bearer(request) or request.cookies.get(cookie_name(table_id)) or ""
+    principal = service.kept_principal(token, table_id)
+    if principal is None:  # not looked up lately: the database is asked in a thread
+        principal = await run_in_threadpool(principal_from_request, request, table_id)
+    view = await service.act_async(principal, body.version, action=body.action, dice=body.dice, roll=body.roll,
+                                   ruling=body.ruling)
+    return JSON(trim_log(view, body.log_since))
 
 
 @router.post("/tables/{table_id}/undo", summary="GM: take back the last decision, ruling or begun roll")

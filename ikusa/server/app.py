@@ -2,7 +2,8 @@
 
 One app serves the web table (its pages and JSON API, ``/api``) and the BCDice-API v2
 (``/v2``).  ``create_app(settings)`` builds it: it opens the database (migrating a fresh
-one), starts the hub (and, on PostgreSQL, the LISTEN thread), and installs the routes.
+one), starts the hub (and, on PostgreSQL, the LISTEN loop and the writer's connections on the
+server's own loop: :mod:`ikusa.server.pg_async`), and installs the routes.
 Routes are thin: they parse, check the role, call the service (``app.state.service``,
 see :mod:`ikusa.server.service`), which appends an entry and publishes.
 
@@ -12,8 +13,9 @@ text to :data:`ikusa.server.setup.MAX_UPLOAD_BYTES` (256 KiB).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
@@ -54,7 +56,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     from ikusa import __version__
     from ikusa.server import api, auth, bcdice_api
     from ikusa.server.db import is_postgres, make_engine, migrate, normalise_url
-    from ikusa.server.hub import Hub, PgListener, libpq_dsn
+    from ikusa.server.hub import Hub, libpq_dsn
+    from ikusa.server.pg_async import PgWriter, listen
     from ikusa.server.service import TableService
 
     settings = settings or ServerSettings()
@@ -63,17 +66,29 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     hub = Hub()
     service = TableService(engine, hub)
     url = normalise_url(settings.db_url)
-    listener = PgListener(libpq_dsn(url), hub) if is_postgres(url) else None
+    dsn = libpq_dsn(url) if is_postgres(url) else None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        if listener is not None:
-            listener.start()
+        # PostgreSQL: LISTEN and the writes on this loop (ikusa.server.pg_async)
+        listening: asyncio.Task[None] | None = None
+        writer = PgWriter(dsn) if dsn is not None else None
+        if dsn is not None:
+            ready = asyncio.Event()
+            listening = asyncio.create_task(listen(dsn, hub, ready.set))
+            with suppress(TimeoutError):
+                await asyncio.wait_for(ready.wait(), 10)
+            service.pg_writer = writer
         try:
             yield
         finally:
-            if listener is not None:
-                listener.stop()
+            service.pg_writer = None
+            if listening is not None:
+                listening.cancel()
+                with suppress(asyncio.CancelledError):
+                    await listening
+            if writer is not None:
+                await writer.close()
             engine.dispose()
 
     app = FastAPI(title="ikusa", version=__version__, lifespan=lifespan,

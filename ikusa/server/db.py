@@ -122,6 +122,8 @@ def make_engine(db: str) -> Engine:
 
         return engine
     if backend == "postgresql":
+        # pinged at each checkout (a database restarted meanwhile costs no failed request); the API's
+        # decisions write on the event loop's own connections instead (ikusa.server.pg_async)
         return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
     raise InputError(f"unsupported database {backend!r}: use a SQLite file or postgresql+psycopg://…",
                      field="--db")

@@ -6,8 +6,9 @@ new version and renders its own role's view.  Publishing is thread-safe (the ser
 in worker threads) and never blocks: a slow subscriber only keeps the newest version.
 
 With PostgreSQL the writer instead sends ``NOTIFY ikusa_tables, '<id> <version> <start>
-<entries>'`` inside its transaction (delivered on commit), and :class:`PgListener`, one thread
-per process ``LISTEN``\\ ing on its own connection, publishes what arrives into the local hub; so
+<entries>'`` inside its transaction (delivered on commit), and each process ``LISTEN``\\ s on a
+connection of its own (:func:`ikusa.server.pg_async.listen`, on the server's loop) and
+publishes what arrives into the local hub (:func:`deliver`); so
 an action posted to one ``ikusa serve`` process reaches the SSE clients of every other one.  The
 entries (when they fit in a payload) let another process advance its kept state by them alone
 (:attr:`Hub.on_entries`), without reading the database.
@@ -28,6 +29,8 @@ from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
+import orjson
+
 CHANNEL = "ikusa_tables"
 #: bytes of a NOTIFY payload at most (PostgreSQL refuses 8000 and more)
 NOTIFY_LIMIT = 7900
@@ -42,7 +45,11 @@ def revoke_payload(table_id: str, token_hashes: Collection[str]) -> str:
 
 class Subscription:
     """One subscriber's mailbox: the newest version published for its table, and whether
-    the link it was opened with has been revoked (:attr:`closed`)."""
+    the link it was opened with has been revoked (:attr:`closed`).
+
+    Waiting costs no timer per wait: :meth:`next`'s ``timeout`` is an idle time, kept by one
+    timer per subscription that fires at most once per ``timeout`` and re-arms itself to the
+    last activity (a busy stream's waits make no timer objects at all)."""
 
     def __init__(self, table_id: str, loop: asyncio.AbstractEventLoop, token_hash: str = "",
                  audience: tuple[str, str] | None = None) -> None:
@@ -53,6 +60,10 @@ class Subscription:
         self.latest = 0
         self.closed = False
         self._event = asyncio.Event()
+        self._idle = False
+        self._idle_after = 0.0
+        self._active_at = loop.time()
+        self._timer: asyncio.TimerHandle | None = None
 
     def _offer(self, version: int) -> None:  # runs in the subscriber's loop
         if version > self.latest:
@@ -63,15 +74,36 @@ class Subscription:
         self.closed = True
         self._event.set()
 
+    def _check_idle(self) -> None:  # the idle timer: quiet for ``_idle_after`` seconds?
+        due = self._active_at + self._idle_after
+        if self.loop.time() >= due - 0.001:
+            self._timer = None
+            self._idle = True
+            self._event.set()
+        else:  # something happened since it was armed: wait the rest from then
+            self._timer = self.loop.call_at(due, self._check_idle)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
     async def next(self, seen: int, timeout: float | None = None) -> int | None:
-        """Wait for a version newer than ``seen``; ``None`` on timeout or once :attr:`closed`."""
+        """Wait for a version newer than ``seen``; ``None`` after ``timeout`` seconds without one
+        (counted from the last return of :meth:`next`) or once :attr:`closed`."""
         while self.latest <= seen and not self.closed:
-            self._event.clear()
-            try:
-                async with asyncio.timeout(timeout):
-                    await self._event.wait()
-            except TimeoutError:
+            if self._idle:
+                self._idle = False
+                self._active_at = self.loop.time()
                 return None
+            self._event.clear()
+            if timeout is not None and (self._timer is None or self._idle_after != timeout):
+                self._stop_timer()
+                self._idle_after = timeout
+                self._timer = self.loop.call_at(self._active_at + timeout, self._check_idle)
+            await self._event.wait()
+        self._active_at = self.loop.time()
+        self._idle = False
         return None if self.closed else self.latest
 
 
@@ -89,18 +121,25 @@ class Hub:
         self.on_entries: Callable[[str, int, list[tuple[Any, ...]]], None] | None = None
 
     def publish(self, table_id: str, version: int) -> None:
+        """Tell every subscriber of ``table_id`` (from any thread): one wake-up of each other
+        loop for all its subscribers, none for the running loop's own."""
         with self._lock:
-            subs = list(self._subs.get(table_id, ()))
+            subs = self._subs.get(table_id)
+            if not subs:
+                return
+            by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
+            for sub in subs:
+                by_loop.setdefault(sub.loop, []).append(sub)
         try:
             here: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:  # a worker thread
             here = None
-        for sub in subs:
-            if sub.loop is here:  # a write made on the event loop itself: no wake-up through its pipe
-                sub._offer(version)
+        for loop, group in by_loop.items():
+            if loop is here:  # a write made on the event loop itself: no wake-up through its pipe
+                _offer_all(group, version)
                 continue
             with suppress(RuntimeError):  # its loop has closed
-                sub.loop.call_soon_threadsafe(sub._offer, version)
+                loop.call_soon_threadsafe(_offer_all, group, version)
 
     def close(self, table_id: str, token_hashes: Collection[str]) -> int:
         """End the streams of ``table_id`` opened with one of ``token_hashes`` (revoked links);
@@ -137,6 +176,7 @@ class Hub:
         try:
             yield sub
         finally:
+            sub._stop_timer()
             with self._lock:
                 subs = self._subs.get(table_id)
                 if subs is not None:
@@ -145,49 +185,28 @@ class Hub:
                         del self._subs[table_id]
 
 
-class PgListener:
-    """A thread that ``LISTEN``\\ s on PostgreSQL and publishes notifications into ``hub``."""
-
-    def __init__(self, dsn: str, hub: Hub) -> None:
-        self.dsn = dsn
-        self.hub = hub
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="ikusa-pg-listen", daemon=True)
-
-    def start(self, timeout: float = 10.0) -> None:
-        self._thread.start()
-        self._ready.wait(timeout)
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=3)
-
-    def _run(self) -> None:
-        import psycopg
-
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(self.dsn, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    self._ready.set()
-                    while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            self._deliver(note.payload)
-            except psycopg.Error:
-                if self._stop.wait(0.5):
-                    return
-
-    def _deliver(self, payload: str) -> None:
-        deliver(self.hub, payload)
+def _offer_all(subs: list[Subscription], version: int) -> None:  # runs in the subscribers' loop
+    for sub in subs:
+        sub._offer(version)
 
 
-def entries_payload(table_id: str, version: int, start: int, rows: Sequence[Sequence[Any]]) -> str:
-    """The NOTIFY payload of a write that took ``table_id`` from ``start`` to ``version``:
-    ``"<id> <version> <start> <rows as JSON>"``, or ``"<id> <version>"`` when the entries do not
-    fit in PostgreSQL's limit (:data:`NOTIFY_LIMIT`; the other processes then read them)."""
-    text = f"{table_id} {version} {start} {json.dumps(rows, ensure_ascii=False, separators=(',', ':'))}"
-    return text if len(text.encode("utf-8")) <= NOTIFY_LIMIT else f"{table_id} {version}"
+def json_rows(rows: Sequence[Sequence[Any]]) -> str:
+    """Entries as one compact JSON text, ``[[seq, kind, author, payload], …]`` (orjson; what it
+    does not take, an integer past 64 bits, by the standard encoder: the same JSON)."""
+    try:
+        return orjson.dumps(rows, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
+    except TypeError:
+        return json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
+
+
+def entries_payload(table_id: str, version: int, start: int, rows: str) -> str:
+    """The NOTIFY payload of a write that took ``table_id`` from ``start`` to ``version`` with the
+    entries ``rows`` (:func:`json_rows`): ``"<id> <version> <start> <rows>"``, or ``"<id>
+    <version>"`` when the entries do not fit in PostgreSQL's limit (:data:`NOTIFY_LIMIT`; the other
+    processes then read them)."""
+    text = f"{table_id} {version} {start} {rows}"
+    return text if len(text) <= NOTIFY_LIMIT // 4 or len(text.encode("utf-8")) <= NOTIFY_LIMIT else \
+        f"{table_id} {version}"
 
 
 def deliver(hub: Hub, payload: str) -> None:
@@ -205,7 +224,7 @@ def deliver(hub: Hub, payload: str) -> None:
     if tail and hub.on_entries is not None:
         start, _, rows = tail.partition(" ")
         with suppress(ValueError):
-            hub.on_entries(table_id, int(start), [tuple(r) for r in json.loads(rows)])
+            hub.on_entries(table_id, int(start), [tuple(r) for r in orjson.loads(rows)])
     hub.publish(table_id, version)
 
 

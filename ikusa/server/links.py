@@ -88,6 +88,14 @@ class LinkService:
             raise Forbidden("this link is not valid for this table (forged, revoked or another table's)")
         return kept[1]
 
+    def kept_principal(self, token: str, table_id: str) -> Principal | None:
+        """The principal of ``token`` for ``table_id`` if a lookup of it is kept (:meth:`principal`
+        without a database query), else ``None`` (ask :meth:`principal`)."""
+        kept = self._links.get(hash_token(token)) if token and len(token) <= 200 else None
+        if kept is None or kept[0] < time.monotonic() or kept[1].table_id != table_id:
+            return None
+        return kept[1]
+
     def forget_links(self, token_hashes: Collection[str]) -> None:
         """Drop revoked links from the lookups kept (:meth:`principal`)."""
         self._link_generation += 1

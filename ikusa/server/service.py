@@ -69,38 +69,33 @@ The JSON API's ``/api/tables/{id}/events`` uses it with ``render_json``.
 
 from __future__ import annotations
 
-import random
+import asyncio
 import secrets
 import threading
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import JSON, bindparam, insert, select, text, update
+from sqlalchemy import bindparam, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 import ikusa
 from ikusa.dice.source import RandomSource
-from ikusa.engine.errors import IkusaError, InputError
-from ikusa.engine.rulings import parse_ruling, ruling_to_json
-from ikusa.engine.runner import policy_for
+from ikusa.engine.errors import IkusaError
 from ikusa.server.cache import CachedView, SetupCache, ViewCache, trim_log
 from ikusa.server.db import Base, is_postgres
+from ikusa.server.entries import Row, act_build, ai_chain, push, seed_of
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
-from ikusa.server.hub import CHANNEL, Hub, entries_payload
+from ikusa.server.hub import CHANNEL, Hub, entries_payload, json_rows
 from ikusa.server.links import LinkService, hash_token
-from ikusa.server.projection import Principal, may_answer, owns, project
+from ikusa.server.pg_async import PgWriter
+from ikusa.server.projection import Principal, project
 from ikusa.server.setup import MAX_UPLOAD_BYTES, TableSetup, parse_text
 from ikusa.server.table import TableState
 
-#: AI decisions made in one request at most (an all-AI battle still ends: it continues next request)
-MAX_AI_CHAIN = 500
 MAX_CHAT = 400
-
-
-Row = tuple[int, str, str, dict[str, Any]]
 
 __all__ = ["Created", "TableService", "hash_token", "trim_log"]
 
@@ -115,13 +110,15 @@ _NEWER = (select(_ENTRIES.c.seq, _ENTRIES.c.kind, _ENTRIES.c.author, _ENTRIES.c.
           .where(_ENTRIES.c.table_id == bindparam("b_id"), _ENTRIES.c.seq > bindparam("b_seq"))
           .order_by(_ENTRIES.c.seq))
 #: PostgreSQL's write: data-modifying WITH parts run to completion in the one statement, and the
-#: entries and the NOTIFY follow the compare-and-set only when it found the version (a row back)
+#: entries and the NOTIFY follow the compare-and-set only when it found the version (a row back).
+#: ``:rows`` is the entries as one JSON text, ``[[seq, kind, author, payload], …]``: the same text
+#: the NOTIFY carries (:func:`~ikusa.server.hub.entries_payload`), encoded once
 _WRITE_PG = text(
     "WITH bump AS (UPDATE tables SET version = :b_new WHERE id = :b_id AND version = :b_seen RETURNING id), "
     "added AS (INSERT INTO entries (table_id, seq, kind, author, payload) "
-    "SELECT bump.id, r.seq, r.kind, r.author, r.payload FROM bump, "
-    "json_to_recordset(CAST(:rows AS json)) AS r(seq integer, kind text, author text, payload json) RETURNING 1) "
-    "SELECT pg_notify(:c, :p) FROM bump").bindparams(bindparam("rows", type_=JSON))
+    "SELECT bump.id, (r->>0)::integer, r->>1, r->>2, r->3 FROM bump, "
+    "json_array_elements(CAST(:rows AS json)) AS r RETURNING 1) "
+    "SELECT pg_notify(:c, :p) FROM bump")
 
 
 @dataclass(slots=True)
@@ -148,6 +145,10 @@ class TableService(LinkService):
         self.views = ViewCache()
         self.setups = SetupCache()
         self._sqlite_writer = threading.Lock()
+        #: per table, for :meth:`act_async` (the coroutines of one loop take turns before the thread lock)
+        self._alocks: dict[str, asyncio.Lock] = {}
+        #: PostgreSQL writes on the event loop (set by the app; ``None``: every write in a thread)
+        self.pg_writer: PgWriter | None = None
         self._init_links()
         hub.on_entries = self.advance
 
@@ -207,7 +208,7 @@ class TableService(LinkService):
                 state.append(*e)
         except IkusaError as exc:
             raise _user_error(exc) from None
-        entries += self._ai_chain(state)
+        entries += ai_chain(state)
         tokens: dict[str, Any] = {"players": {}}
         with self._writing(), self.engine.begin() as conn:
             conn.execute(insert(_TABLES).values(id=table_id, system=setup.system, title=setup.title[:200],
@@ -286,9 +287,10 @@ class TableService(LinkService):
 
     def quick_writes(self, table_id: str) -> bool:
         """Whether a write to ``table_id`` is short enough to make on the event loop itself (no
-        worker thread): SQLite (a local file), the state kept in this process (no replay) and
-        no AI-controlled unit (whose chain may make hundreds of decisions in one write)."""
-        if self.postgres:
+        worker thread): SQLite (a local file) or PostgreSQL with :attr:`pg_writer` (awaited on the
+        loop, :meth:`act_async`), the state kept in this process (no replay) and no AI-controlled
+        unit (whose chain may make hundreds of decisions in one write)."""
+        if self.postgres and self.pg_writer is None:
             return False
         st = self._states.get(table_id)
         return st is not None and not any(c.is_ai for c in st.combat.control.everyone().values())
@@ -302,25 +304,13 @@ class TableService(LinkService):
     def act(self, principal: Principal, version: int, *, action: str | None = None, dice: list[int] | None = None,
             roll: bool = False, ruling: dict[str, Any] | None = None) -> dict[str, Any]:
         """Answer the pending decision or dice request, or make a ruling (see the module doc)."""
-        given = sum(x is not None for x in (action, dice, ruling)) + (1 if roll else 0)
-        if given != 1:
-            raise Unprocessable("give exactly one of action, dice, roll or ruling")
-
-        def build(st: TableState, rows: list[Row]) -> None:
-            if ruling is not None:
-                self._ruling(st, rows, principal, ruling)
-            elif action is not None:
-                self._decide(st, rows, principal, action)
-            else:
-                self._dice(st, rows, principal, dice, roll)
-
-        return self._write(principal, version, build)
+        return self._write(principal, version, act_build(principal, action, dice, roll, ruling))
 
     def undo(self, principal: Principal, version: int) -> dict[str, Any]:
         self._require_gm(principal)
 
         def build(st: TableState, rows: list[Row]) -> None:
-            self._push(st, rows, "undo", principal.who, {})
+            push(st, rows, "undo", principal.who, {})
 
         return self._write(principal, version, build, chain=False)
 
@@ -328,7 +318,7 @@ class TableService(LinkService):
         self._require_gm(principal)
 
         def build(st: TableState, rows: list[Row]) -> None:
-            self._push(st, rows, "redo", principal.who, {})
+            push(st, rows, "redo", principal.who, {})
 
         return self._write(principal, version, build, chain=False)
 
@@ -337,7 +327,7 @@ class TableService(LinkService):
         self._require_gm(principal)
 
         def build(st: TableState, rows: list[Row]) -> None:
-            self._push(st, rows, "reroll", principal.who, {"reason": reason[:500]})
+            push(st, rows, "reroll", principal.who, {"reason": reason[:500]})
 
         return self._write(principal, version, build)
 
@@ -351,13 +341,13 @@ class TableService(LinkService):
 
         def build(st: TableState, rows: list[Row]) -> None:
             try:
-                result = ikusa.roll(line, st.setup.system, dice=RandomSource(self._seed(st, "chat")))
+                result = ikusa.roll(line, st.setup.system, dice=RandomSource(seed_of(st, "chat")))
             except IkusaError:
                 result = None
             payload: dict[str, Any] = {"text": line, "name": name or principal.name or principal.role,
                                        "result": result.to_json() if result is not None else None,
                                        "secret": bool(result is not None and result.secret)}
-            self._push(st, rows, "chat", principal.who, payload)
+            push(st, rows, "chat", principal.who, payload)
 
         return self._write(principal, version, build, chain=False)
 
@@ -370,7 +360,7 @@ class TableService(LinkService):
                 raise Unprocessable(f"seq: no secret roll {seq}")
             if not principal.is_gm and line.author != principal.who:
                 raise Forbidden("only the roller or the GM may reveal a secret roll")
-            self._push(st, rows, "reveal", principal.who, {"seq": seq})
+            push(st, rows, "reveal", principal.who, {"seq": seq})
 
         return self._write(principal, version, build, chain=False)
 
@@ -388,37 +378,85 @@ class TableService(LinkService):
                chain: bool = True) -> dict[str, Any]:
         table_id = principal.table_id
         with self._lock(table_id):
-            st = self._synced(table_id, trust_cache=True)
-            if version is not None and version != st.version:
-                st = self._synced(table_id)  # another process may have written: ask the database
-            if version is not None and version != st.version:
-                raise Conflict(f"the table changed (version {st.version}, not {version})", project(st, principal))
-            start = st.version
+            st, start = self._current(principal, version)
             rows: list[Row] = []
-            try:
+            with self._or_drop(principal, st, start):
                 build(st, rows)
                 if chain:
-                    rows += self._ai_chain(st)
+                    rows += ai_chain(st)
                 if rows:
                     self._commit(table_id, start, rows)
-            except Conflict as exc:  # another process was first: the fresh view goes with the 409
-                self._drop(table_id, st, start, force=True)
-                exc.view = exc.view or project(self._synced(table_id), principal)
-                raise
-            except ServiceError:
-                self._drop(table_id, st, start)
-                raise
-            except IkusaError as exc:
-                self._drop(table_id, st, start)
-                raise _user_error(exc) from None
-            except BaseException:
-                self._drop(table_id, st, start)
-                raise
-            view = self.views.view(st, principal).view
-            if rows:
-                self._project_for_streams(table_id, st, principal)
+            view = self._written(principal, st, rows)
         if rows and not self.postgres:
             self.hub.publish(table_id, st.version)
+        return view
+
+    async def act_async(self, principal: Principal, version: int, *, action: str | None = None,
+                        dice: list[int] | None = None, roll: bool = False,
+                        ruling: dict[str, Any] | None = None) -> dict[str, Any]:
+        """:meth:`act` on the event loop, its PostgreSQL write awaited on the loop's own connection
+        (:attr:`pg_writer`): for a table :meth:`quick_writes` says yes to.  The table's lock is held
+        across the write: an asyncio lock first, so no other coroutine of this loop waits for the
+        thread lock while it is held (its other holders are worker threads, which never wait for
+        the loop)."""
+        if self.pg_writer is None:
+            raise RuntimeError("act_async needs a PostgreSQL writer (pg_writer)")
+        build = act_build(principal, action, dice, roll, ruling)
+        table_id = principal.table_id
+        with self._guard:
+            alock = self._alocks.setdefault(table_id, asyncio.Lock())
+        async with alock:
+            lock = self._lock(table_id)
+            lock.acquire()
+            try:
+                st, start = self._current(principal, version)
+                rows: list[Row] = []
+                with self._or_drop(principal, st, start):
+                    build(st, rows)
+                    rows += ai_chain(st)
+                    if rows and not await self.pg_writer.write(self._pg_params(table_id, start, rows[-1][0], rows)):
+                        raise Conflict("the table changed (another writer was first)")
+                return self._written(principal, st, rows)
+            finally:
+                lock.release()
+
+    def _current(self, principal: Principal, version: int | None) -> tuple[TableState, int]:
+        """The kept state to write on (table lock held) and its version; a stale ``version`` is
+        refused with the fresh view (409)."""
+        table_id = principal.table_id
+        st = self._synced(table_id, trust_cache=True)
+        if version is not None and version != st.version:
+            st = self._synced(table_id)  # another process may have written: ask the database
+        if version is not None and version != st.version:
+            raise Conflict(f"the table changed (version {st.version}, not {version})", project(st, principal))
+        return st, st.version
+
+    @contextmanager
+    def _or_drop(self, principal: Principal, st: TableState, start: int) -> Iterator[None]:
+        """Around a write's build and commit: on any failure the kept state, which may hold entries
+        that were not committed, is dropped (a replay from the database follows)."""
+        table_id = principal.table_id
+        try:
+            yield
+        except Conflict as exc:  # another process was first: the fresh view goes with the 409
+            self._drop(table_id, st, start, force=True)
+            exc.view = exc.view or project(self._synced(table_id), principal)
+            raise
+        except ServiceError:
+            self._drop(table_id, st, start)
+            raise
+        except IkusaError as exc:
+            self._drop(table_id, st, start)
+            raise _user_error(exc) from None
+        except BaseException:
+            self._drop(table_id, st, start)
+            raise
+
+    def _written(self, principal: Principal, st: TableState, rows: list[Row]) -> dict[str, Any]:
+        """The writer's view of the new version, and the views of the streams open here."""
+        view = self.views.view(st, principal).view
+        if rows:
+            self._project_for_streams(principal.table_id, st, principal)
         return view
 
     def _project_for_streams(self, table_id: str, st: TableState, writer: Principal | None) -> None:
@@ -431,12 +469,16 @@ class TableService(LinkService):
     def advance(self, table_id: str, start: int, rows: list[tuple[Any, ...]]) -> None:
         """Entries another process committed after version ``start`` (its NOTIFY, PostgreSQL): a
         kept state at ``start`` takes them, as a read of them would, and the views of this
-        process's streams are made; otherwise nothing (a stream syncs from the database).
-        Runs in the LISTEN thread, before the new version is published."""
+        process's streams are made; otherwise nothing (a stream syncs from the database), also
+        when a write of this process holds the table's lock.  Runs on the LISTEN loop (the
+        server's own), before the new version is published."""
         st = self._states.get(table_id)
         if st is None or st.version != start:  # not kept, or this process wrote them
             return
-        with self._lock(table_id):
+        lock = self._lock(table_id)
+        if not lock.acquire(blocking=False):  # a write of this process holds it (the loop must not wait)
+            return
+        try:
             st = self._states.get(table_id)
             if st is None or st.version != start:
                 return
@@ -446,6 +488,8 @@ class TableService(LinkService):
                 self._project_for_streams(table_id, st, None)
             except Exception:  # never expected (the writer applied them): replay from the database
                 self._drop(table_id, st, start, force=True)
+        finally:
+            lock.release()
 
     def _drop(self, table_id: str, st: TableState, start: int, force: bool = False) -> None:
         if force or st.version != start:  # the cache holds entries that were not committed
@@ -467,14 +511,16 @@ class TableService(LinkService):
     def _commit_pg(self, table_id: str, start: int, new: int, rows: list[Row]) -> None:
         """PostgreSQL: the compare-and-set, the entries and the NOTIFY as one statement, which is
         its own transaction (one round trip instead of five: the database's CPU is the server's)."""
-        clean = [(seq, kind, author[:120], payload) for seq, kind, author, payload in rows]
-        params = {"b_id": table_id, "b_seen": start, "b_new": new, "c": CHANNEL,
-                  "p": entries_payload(table_id, new, start, clean),
-                  "rows": [{"seq": seq, "kind": kind, "author": author, "payload": payload}
-                           for seq, kind, author, payload in clean]}
         with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            if conn.execute(_WRITE_PG, params).first() is None:  # nothing written, nothing sent
-                raise Conflict("the table changed (another writer was first)")
+            if conn.execute(_WRITE_PG, self._pg_params(table_id, start, new, rows)).first() is None:
+                raise Conflict("the table changed (another writer was first)")  # nothing written, nothing sent
+
+    @staticmethod
+    def _pg_params(table_id: str, start: int, new: int, rows: list[Row]) -> dict[str, Any]:
+        """The parameters of PostgreSQL's write statement (the entries' JSON encoded once)."""
+        rows_json = json_rows([(seq, kind, author[:120], payload) for seq, kind, author, payload in rows])
+        return {"b_id": table_id, "b_seen": start, "b_new": new, "c": CHANNEL, "rows": rows_json,
+                "p": entries_payload(table_id, new, start, rows_json)}
 
     @staticmethod
     def _insert(conn: Connection | Session, table_id: str, rows: list[Row]) -> None:
@@ -482,75 +528,3 @@ class TableService(LinkService):
             conn.execute(_INSERT_ENTRIES, [
                 {"table_id": table_id, "seq": seq, "kind": kind, "author": author[:120], "payload": payload}
                 for seq, kind, author, payload in rows])
-
-    @staticmethod
-    def _push(st: TableState, rows: list[Row], kind: str, author: str, payload: dict[str, Any]) -> None:
-        seq = st.version + 1
-        st.append(seq, kind, author, payload)
-        rows.append((seq, kind, author, payload))
-
-    @staticmethod
-    def _seed(st: TableState, salt: str) -> int:
-        return random.Random(f"{st.seed}:{st.version}:{salt}").randrange(2**62)
-
-    # -- what each write does -------------------------------------------------------------------
-    def _decide(self, st: TableState, rows: list[Row], principal: Principal, action: str) -> None:
-        req = st.request
-        if req is not None:
-            raise Unprocessable(f"dice are awaited first: {req.count}d{req.sides} for {req.purpose}")
-        d = st.decision()
-        if d is None:
-            raise Unprocessable("ENGINE: the combat is over; no decision is pending")
-        if not owns(st, principal, d.actor):
-            raise Forbidden(f"this decision is for {st.names.get(d.actor, d.actor)}, not yours")
-        self._push(st, rows, "decision", principal.who, {"actor": d.actor, "action": action})
-
-    def _dice(self, st: TableState, rows: list[Row], principal: Principal, dice: list[int] | None,
-              roll: bool) -> None:
-        req = st.request
-        if req is None:
-            raise Unprocessable("no roll is awaited")
-        if not may_answer(st, principal):
-            raise Forbidden(f"this roll is {st.names.get(req.roller, req.roller)}'s, not yours")
-        if roll:
-            self._push(st, rows, "roll", principal.who, {"by": principal.who})
-            return
-        assert dice is not None
-        if req.sum_only and req.count > 1 and len(dice) == 1:  # a pool where only the sum counts
-            self._push(st, rows, "sum", principal.who, {"total": dice[0], "by": principal.who})
-            return
-        if len(dice) != req.count:
-            raise Unprocessable(f"dice: need exactly {req.count} value(s) for {req.notation} ({req.purpose})")
-        self._push(st, rows, "dice", principal.who, {"values": list(dice), "by": principal.who})
-
-    def _ruling(self, st: TableState, rows: list[Row], principal: Principal, ruling: dict[str, Any]) -> None:
-        self._require_gm(principal)
-        if not isinstance(ruling, dict) or not isinstance(ruling.get("op"), str):
-            raise Unprocessable("ruling.op: a ruling needs an op")
-        op = ruling["op"]
-        if op in ("reveal", "hide"):
-            unit = ruling.get("unit")
-            if unit not in st.names:
-                raise Unprocessable(f"ruling.unit: unknown unit {unit!r}")
-            clean: dict[str, Any] = {"op": op, "unit": unit, "reason": str(ruling.get("reason", ""))[:500]}
-        else:
-            try:
-                clean = ruling_to_json(parse_ruling(ruling))
-            except InputError as exc:
-                raise Unprocessable(str(exc)) from None
-        self._push(st, rows, "ruling", principal.who, {"ruling": clean})
-
-    def _ai_chain(self, st: TableState) -> list[Row]:
-        """Let AI-controlled units decide until a person must (each decision its own entry)."""
-        rows: list[Row] = []
-        for _ in range(MAX_AI_CHAIN):
-            d = st.decision()
-            if d is None:
-                break
-            ctl = st.control_of(d.actor)
-            if not ctl.is_ai:
-                break
-            policy = policy_for(st.setup.loaded.module, ctl.who)
-            action = policy.choose(st.combat.state, d, random.Random(self._seed(st, "ai")))
-            self._push(st, rows, "decision", ctl.controller, {"actor": d.actor, "action": action})
-        return rows

@@ -107,6 +107,7 @@ class TableState:
         self.log_epoch = 0
         self.log_rows_kept: dict[str, tuple[int, int, object, list[dict[str, Any]]]] = {}
         self._memo: tuple[int, dict[str, Any]] = (-1, {})
+        self._controls: tuple[int, dict[str, UnitControl]] = (-1, {})
         #: the projection's redaction context, kept while it stays the same (see ``log_rows``)
         self.log_context: tuple[Any, object] | None = None
         self._mark_events(0, "")
@@ -232,10 +233,13 @@ class TableState:
         return value
 
     def control_of(self, unit: str) -> UnitControl:
-        controls = self.memo("controls", dict[str, UnitControl])
-        ctl = controls.get(unit)
+        """Who controls ``unit`` now (kept per version: a projection asks it for every unit and row)."""
+        kept = self._controls
+        if kept[0] != self.version:
+            kept = self._controls = (self.version, {})
+        ctl = kept[1].get(unit)
         if ctl is None:
-            ctl = controls[unit] = self.combat.control.of(unit)
+            ctl = kept[1][unit] = self.combat.control.of(unit)
         return ctl
 
     def players(self) -> dict[str, list[str]]:

@@ -21,7 +21,8 @@ from ikusa.server import links as links_mod
 from ikusa.server.cache import dumps
 from ikusa.server.db import make_engine, migrate
 from ikusa.server.errors import Forbidden
-from ikusa.server.hub import NOTIFY_LIMIT, Hub, PgListener, Subscription, deliver, entries_payload, libpq_dsn
+from ikusa.server.hub import NOTIFY_LIMIT, Hub, Subscription, deliver, entries_payload, json_rows, libpq_dsn
+from ikusa.server.pg_async import PgListener
 from ikusa.server.projection import Principal
 from ikusa.server.service import TableService
 from tests.server.helpers import AMBUSH
@@ -122,8 +123,10 @@ def test_the_other_process_advances_by_the_notified_entries_alone(two: tuple[Pro
 
 def test_entries_too_large_for_a_notify_are_read_from_the_database() -> None:
     rows = [(5, "chat", "gm", {"text": "x" * NOTIFY_LIMIT})]
-    assert entries_payload("t1", 5, 4, rows) == "t1 5"
-    small = entries_payload("t1", 5, 4, [(5, "decision", "gm", {"actor": "a", "action": "攻撃"})])
+    assert entries_payload("t1", 5, 4, json_rows(rows)) == "t1 5"
+    # 2,000 characters of 3 UTF-8 bytes each: short in characters, too long in bytes
+    assert entries_payload("t1", 5, 4, json_rows([(5, "chat", "gm", {"text": "攻" * 2640})])) == "t1 5"
+    small = entries_payload("t1", 5, 4, json_rows([(5, "decision", "gm", {"actor": "a", "action": "攻撃"})]))
     assert small == 't1 5 4 [[5,"decision","gm",{"actor":"a","action":"攻撃"}]]'
     hub = Hub()
     got: list[tuple[str, int, list[tuple[Any, ...]]]] = []
