@@ -24,7 +24,7 @@ from ikusa.systems.fantasy.cand import cost_reason as _cost_reason
 from ikusa.systems.fantasy.cand import reach_if as _reach_if
 from ikusa.systems.fantasy.cand import rv as _rv
 from ikusa.systems.fantasy.character import Fighter, WeaponSpec
-from ikusa.systems.fantasy.option_list import legal_options
+from ikusa.systems.fantasy.option_list import legal_options, spell_targets
 from ikusa.systems.fantasy.resolution import auto_fail_probability, hit_probability, success_probability
 
 if TYPE_CHECKING:
@@ -177,19 +177,7 @@ def candidates(st: FantasyState, f: Fighter) -> list[Cand]:
                 why = _rv(d.rule, sec, f"{d.name}では範囲魔法は自分を中心にしか発動できない")
         if why is None and o.cost_cast > f.actions:
             why = _rv("F-H07", HOST, f"アクションが足りない (必要{o.cost_cast}, 残り{f.actions})")
-        if sp.target == "single" and sp.ally:
-            targets = [(t.id, t.name) for t in st.fighters.values() if t.side == f.side and not t.out]
-        elif sp.target == "single":
-            targets = [(t.id, t.name) for t in enemies]
-        elif sp.center == "self":
-            targets = [("self", "自分中心")]
-        elif sp.area == "中円":
-            targets = [(u, f"ユニット{u}") for u in form.units() if form.side_of_unit(u) != f.side]
-        else:
-            targets = [(f"{u}.{fr}", f"ユニット{u}の{'前' if fr == 'fore' else '後ろ'}のエンゲージ")
-                       for u in form.units() if form.side_of_unit(u) != f.side for fr in ("fore", "rear")
-                       if form.front_members((u, fr))]
-        for tid, tname in targets:
+        for tid, tname in spell_targets(st, f, sp, enemies):
             tgt = st.fighters.get(tid) if sp.target == "single" else None
             if why is None and tgt is not None and not form.line_of_fire(f, tgt):
                 why_t: RuleViolation | None = _rv("F-R09", "002 特殊な場所での戦闘 例3",

@@ -228,24 +228,30 @@ def _ranged_evade(st: FantasyState, f: Fighter, t: Fighter) -> tuple[str, ...]:
     return ("evade.ranged", "evade.ranged.engaged") if engaged else ("evade.ranged",)
 
 
+def spell_targets(st: FantasyState, f: Fighter, sp: SpellSpec, enemies: list[Fighter]) -> list[tuple[str, str]]:
+    """(id, name) of every target ``sp`` may name for ``f``: a fighter for a single-target spell,
+    the caster for a self-centred area, a unit for 中円, else an enemy unit's occupied front."""
+    form = st.formation
+    if sp.target == "single" and sp.ally:
+        return [(t.id, t.name) for t in st.fighters.values() if t.side == f.side and not t.out]
+    if sp.target == "single":
+        return [(t.id, t.name) for t in enemies]
+    if sp.center == "self":
+        return [("self", "自分中心")]
+    if sp.area == "中円":
+        return [(u, f"ユニット{u}") for u in form.units() if form.side_of_unit(u) != f.side]
+    return [(f"{u}.{fr}", f"ユニット{u}の{'前' if fr == 'fore' else '後ろ'}のエンゲージ")
+            for u in form.units() if form.side_of_unit(u) != f.side for fr in ("fore", "rear")
+            if form.front_members((u, fr))]
+
+
 def _spell_options(st: FantasyState, f: Fighter, sp: SpellSpec, enemies: list[Fighter], out: list[Option]) -> None:
     """The legal targets of one spell the conditions allow (legal.candidates' spell part)."""
     form = st.formation
     fighters = st.fighters
     tags = spell_tags(sp)
     single = sp.target == "single"
-    if single and sp.ally:
-        targets = [(t.id, t.name) for t in fighters.values() if t.side == f.side and not t.out]
-    elif single:
-        targets = [(t.id, t.name) for t in enemies]
-    elif sp.center == "self":
-        targets = [("self", "自分中心")]
-    elif sp.area == "中円":
-        targets = [(u, f"ユニット{u}") for u in form.units() if form.side_of_unit(u) != f.side]
-    else:
-        targets = [(f"{u}.{fr}", f"ユニット{u}の{'前' if fr == 'fore' else '後ろ'}のエンゲージ")
-                   for u in form.units() if form.side_of_unit(u) != f.side for fr in ("fore", "rear")
-                   if form.front_members((u, fr))]
+    targets = spell_targets(st, f, sp, enemies)
     cost = st.opts.cost_cast
     for tid, tname in targets:
         tgt = fighters.get(tid) if single else None
