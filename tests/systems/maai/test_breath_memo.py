@@ -15,16 +15,14 @@ import pytest
 from bench.bench_large import build
 from bench.bench_maai_duels import load
 from ikusa.dice.source import RandomSource
-from ikusa.engine.errors import InputError
 from ikusa.engine.protocol import Decision
 from ikusa.systems.maai import breath_memo, option_odds
 from ikusa.systems.maai.breath_memo import BreathWait
 from ikusa.systems.maai.encounter import MaaiEncounter
 from ikusa.systems.maai.policies import GreedyPolicy, RandomPolicy
 from ikusa.systems.maai.state import MaaiState
-from tests.systems.maai.mass_play import play_checking
+from tests.systems.maai.mass_play import play_checking, rule_or_act
 from tests.systems.ruling_driver import Session
-from tests.systems.test_rulings_property import random_ruling
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "maai"
 
@@ -95,6 +93,10 @@ def test_a_ruled_wound_is_seen_by_the_kept_choice() -> None:
     assert any(len(lst.choices) > 1 for lst in caches.breath_cache.values())
 
 
+def _mostly_greedy(s: Session, d: Decision, rng: random.Random) -> str:
+    return GreedyPolicy().choose(s.state, d, rng) if rng.random() < 0.7 else rng.choice(d.options).key
+
+
 def test_kept_choices_and_options_hold_through_gm_rulings() -> None:
     """Random GM rulings (値の設定: 戦力 and 活力, conditions, effects) between the decisions of
     seeded duels: every breath served from a cached list still agrees with a fresh one."""
@@ -107,17 +109,8 @@ def test_kept_choices_and_options_hold_through_gm_rulings() -> None:
         for _ in range(150):
             if s.state.pending() is None:
                 break
-            if rng.random() < 0.2:
-                raw = random_ruling("maai", s, rng)
-                try:
-                    s.rule(raw, dice)
-                    ops.add(raw["op"])
-                except InputError:
-                    pass
-            else:
-                d = s.state.pending()
-                s.act(GreedyPolicy().choose(s.state, d, rng) if rng.random() < 0.7 else rng.choice(d.options).key,
-                      dice)
+            if op := rule_or_act(s, rng, dice, 0.2, act=_mostly_greedy):
+                ops.add(op)
             served += memo_holds(s.state)
     assert served >= 30
     assert {"set", "condition"} <= ops

@@ -27,9 +27,8 @@ from ikusa.systems.maai.encounter import encounter_from_dict
 from ikusa.systems.maai.policies import GreedyPolicy, RandomPolicy
 from ikusa.systems.maai.state import MaaiState
 from ikusa.systems.maai.units import Unit
-from tests.systems.maai.mass_play import play_checking
+from tests.systems.maai.mass_play import play_checking, rule_or_act
 from tests.systems.ruling_driver import Session
-from tests.systems.test_rulings_property import random_ruling
 
 AMBUSH = Path(__file__).parent / "data" / "ambush_table.yaml"
 
@@ -107,6 +106,22 @@ def test_the_index_agrees_with_a_scan_through_mass_battles(checked: type[Checks]
     assert checked.builds <= maai
 
 
+def _joins_leaves_and_counts(s: Session, rng: random.Random, raw: dict[str, Any]) -> dict[str, Any]:
+    pick = rng.random()
+    ids = [u.id for u in s.state.units]
+    if pick < 0.1:
+        return {"op": "add_unit", "unit": {
+            "id": f"extra{len(s.entries)}", "name": "浪人", "grade": "雑", "weapons": ["katana"],
+            "side": rng.choice(["味方", "敵"]), "skills": {"剣術": "入門"}, "先攻": rng.randint(0, 3),
+            "abilities": {"勇": 1, "技": rng.randint(0, 1), "體": 0, "智": 0, "美": 0, "運": 0}}}
+    if pick < 0.15:
+        return {"op": "remove_unit", "unit": rng.choice(ids)}
+    if pick < 0.45:  # 活力 up and down, 戦力 back from 0 (revival)
+        return {"op": "set", "unit": rng.choice(ids), "resource": rng.choice(["活力", "戦力"]),
+                "value": rng.randint(0, 9)}
+    return raw
+
+
 def test_the_index_agrees_through_random_gm_rulings(checked: type[Checks], tmp_path: Path) -> None:
     """活力/戦力 set by ruling (also revival), conditions, effects, skipped and ended turns,
     units added and removed, mid-breath and between breaths."""
@@ -122,28 +137,8 @@ def test_the_index_agrees_through_random_gm_rulings(checked: type[Checks], tmp_p
             if s.state.pending() is None:
                 break
             kept += agrees_now(s.state)
-            if rng.random() < 0.3:
-                raw = random_ruling("maai", s, rng)
-                pick = rng.random()
-                ids = [u.id for u in s.state.units]
-                if pick < 0.1:
-                    raw = {"op": "add_unit", "unit": {
-                        "id": f"extra{len(s.entries)}", "name": "浪人", "grade": "雑", "weapons": ["katana"],
-                        "side": rng.choice(["味方", "敵"]), "skills": {"剣術": "入門"}, "先攻": rng.randint(0, 3),
-                        "abilities": {"勇": 1, "技": rng.randint(0, 1), "體": 0, "智": 0, "美": 0, "運": 0}}}
-                elif pick < 0.15:
-                    raw = {"op": "remove_unit", "unit": rng.choice(ids)}
-                elif pick < 0.45:  # 活力 up and down, 戦力 back from 0 (revival)
-                    raw = {"op": "set", "unit": rng.choice(ids), "resource": rng.choice(["活力", "戦力"]),
-                           "value": rng.randint(0, 9)}
-                try:
-                    s.rule(raw, dice)
-                    ops.add(raw["op"])
-                except InputError:
-                    pass
-            else:
-                d = s.state.pending()
-                s.act(rng.choice(d.options).key, dice)
+            if op := rule_or_act(s, rng, dice, 0.3, _joins_leaves_and_counts):
+                ops.add(op)
     assert {"add_unit", "remove_unit", "set", "condition", "skip_turn"} <= ops
     assert checked.calls >= 15 and kept >= 40
 

@@ -13,13 +13,11 @@ import yaml
 
 from ikusa.dice.source import RandomSource
 from ikusa.engine.encounter import read_document, split_document
-from ikusa.engine.errors import InputError
 from ikusa.systems.maai.encounter import encounter_from_dict
 from ikusa.systems.maai.policies import GreedyPolicy, RandomPolicy
-from tests.systems.maai.mass_play import play_checking
+from tests.systems.maai.mass_play import play_checking, rule_or_act
 from tests.systems.maai.test_count_index import mixed_doc
 from tests.systems.ruling_driver import Session
-from tests.systems.test_rulings_property import random_ruling
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "maai"
 
@@ -42,6 +40,16 @@ def test_kept_end_test_through_seeded_battles() -> None:
     assert kept > 300
 
 
+def _downs_and_revivals(s: Session, rng: random.Random, raw: dict[str, Any]) -> dict[str, Any]:
+    ids = [u.id for u in s.state.units]
+    pick = rng.random()
+    if pick < 0.2:
+        return {"op": "remove_unit", "unit": rng.choice(ids)}
+    if pick < 0.5:  # 戦力 to 0 and back (a fall and a revival by ruling)
+        return {"op": "set", "unit": rng.choice(ids), "resource": "戦力", "value": rng.randint(0, 2)}
+    return raw
+
+
 def test_kept_end_test_through_random_gm_rulings(tmp_path: Path) -> None:
     path = tmp_path / "mass.yaml"
     path.write_text(yaml.safe_dump({"system": "maai", **mixed_doc(6, wounds=2)}, allow_unicode=True),
@@ -57,21 +65,7 @@ def test_kept_end_test_through_random_gm_rulings(tmp_path: Path) -> None:
                 ended += 1
                 break
             agrees(s.state)
-            if rng.random() < 0.3:
-                raw = random_ruling("maai", s, rng)
-                ids = [u.id for u in s.state.units]
-                pick = rng.random()
-                if pick < 0.2:
-                    raw = {"op": "remove_unit", "unit": rng.choice(ids)}
-                elif pick < 0.5:  # 戦力 to 0 and back (a fall and a revival by ruling)
-                    raw = {"op": "set", "unit": rng.choice(ids), "resource": "戦力", "value": rng.randint(0, 2)}
-                try:
-                    s.rule(raw, dice)
-                    ops.add(raw["op"])
-                except InputError:
-                    pass
-            else:
-                d = s.state.pending()
-                s.act(rng.choice(d.options).key, dice)
+            if op := rule_or_act(s, rng, dice, 0.3, _downs_and_revivals):
+                ops.add(op)
     assert {"remove_unit", "set"} <= ops
     assert ended >= 4
