@@ -23,8 +23,10 @@ import argparse
 import hashlib
 import json
 import random
+import statistics
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -70,11 +72,21 @@ def battles(example: str, policy_name: str, count: int, mode: str = "state", war
     return {"battles": count, "cpu": cpu, "wall": wall, "decisions": decisions, "digest": digest.hexdigest()[:16]}
 
 
+#: A deliberate rule change since the baseline: the commit that made it and why (issue, rule id).
+RuleChange = tuple[str, str]
+
+
 def compare(system: str, cases: list[tuple[str, str, str]], count: int, rounds: int, baseline: bool = True,
-            warmup: int = 2) -> None:
+            warmup: int = 2, changes: Mapping[tuple[str, str], Sequence[RuleChange]] | None = None) -> None:
     """Print battles/s (CPU) of each (example, policy, mode) case: the baseline of issue #12
     and this checkout, one subprocess per side, case and round, interleaved; the median of
-    ``rounds`` rounds and the ratio (from :mod:`bench.baseline`)."""
+    ``rounds`` rounds and the ratio (from :mod:`bench.baseline`).
+
+    ``changes`` names, per (example, policy), the deliberate rule changes since the baseline that
+    make the sides fight different battles (oldest first).  When the digests differ, the line says
+    whether those commits account for it: the tree just before the first one fights the baseline's
+    battles and the tree of the last one fights this checkout's (checked in this run), or else
+    that the difference is unexplained."""
     from bench.baseline import BASELINE, checkout, current_tree, interleaved, run_python, summary
 
     code = Path(__file__).read_text("utf-8")
@@ -94,8 +106,38 @@ def compare(system: str, cases: list[tuple[str, str, str]], count: int, rounds: 
         print(f"{system} {example} {policy}-vs-{policy} ({mode}; "
               f"{' / '.join(f'{d:.1f}' for d in decisions.values())} decisions per battle; "
               + ("same battles on both sides)" if same else "THE SIDES FOUGHT DIFFERENT BATTLES)"))
+        if not same and anchor is not None:
+            known = (changes or {}).get((example, policy), ())
+            print(_difference(run_python, code, argv, known, seen[anchor]["digest"], seen["current"]["digest"]))
         for line in summary(figures, "battles/s", anchor=anchor):
             print(line)
+        if not same and anchor is not None:  # the same work per decision, at least: say that ratio too
+            rate = {name: statistics.median(v) * decisions[name] for name, v in figures.items()}
+            print(f"  decisions/s: baseline {rate[anchor]:,.0f}, current {rate['current']:,.0f}  "
+                  f"x{rate['current'] / max(rate[anchor], 1e-9):.2f} (battles/s x decisions per battle)")
+
+
+def _difference(run_python: Callable[[Path, str, list[str]], str], code: str, argv: list[str],
+                known: Sequence[RuleChange], base_digest: str, current_digest: str) -> str:
+    """Why the sides fought different battles: the deliberate rule changes ``known`` (checked:
+    the parent of the first fights the baseline's battles, the last fights this checkout's), or
+    a loud line saying nothing known explains it."""
+    from bench.baseline import checkout, current_tree
+
+    if not known:
+        return "  !! no deliberate rule change is known for this case: behaviour changed since the baseline"
+    quick = [*argv[:-1], "0"]  # the same battles, no warm-up: only the digest is read
+    parent = subprocess.run(["git", "-C", str(current_tree()), "rev-parse", "--short=7", f"{known[0][0]}^"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    before = json.loads(run_python(checkout(parent), code, quick))["digest"]
+    after = json.loads(run_python(checkout(known[-1][0]), code, quick))["digest"]
+    what = "; ".join(f"{commit}: {why}" for commit, why in known)
+    if before == base_digest and after == current_digest:
+        return (f"  the battles differ by deliberate rule change (checked: {known[0][0]}^ fights the baseline's "
+                f"battles, {known[-1][0]} this checkout's): {what}. The baseline cannot fight the new battles, "
+                "so battles/s compare battles of different length; decisions/s is printed too")
+    return (f"  !! {what} does NOT account for the difference ({known[0][0]}^ digest {before}, baseline "
+            f"{base_digest}; {known[-1][0]} digest {after}, current {current_digest}): behaviour changed since")
 
 
 def rate_parser(prog: str, doc: str, battles: int, mode: str) -> argparse.ArgumentParser:
