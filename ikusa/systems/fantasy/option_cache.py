@@ -39,12 +39,15 @@ _HP = attrgetter("hp")
 class OptionBook:
     """The option lists of one encounter's battles, by :func:`list_key` (bounded).  Where
     situations seldom come back (many fighters moving at random) keeping lists costs more than
-    it saves: once :data:`LIMIT` lists are kept, fewer than one reuse in four lists kept stops
-    the keeping (the kept ones still answer)."""
+    it saves: when :data:`FIRST_CHECK` lists are kept, and at each doubling up to :data:`LIMIT`,
+    fewer than one reuse in four lists kept stops the keeping (the kept ones still answer)."""
 
     __slots__ = ("hits", "keeping", "lists")
     #: at most this many lists are kept
     LIMIT = 2048
+    #: the reuse is first looked at when this many lists are kept (corridor_ambush random: 1 reuse
+    #: in the first 256 lists; the examples that gain from keeping reuse one in three by then)
+    FIRST_CHECK = 256
 
     def __init__(self) -> None:
         self.lists: dict[Key, tuple[tuple[object, ...], tuple[Entry, ...]]] = {}
@@ -66,12 +69,14 @@ class OptionBook:
         if not self.keeping:
             return
         lists = self.lists
-        if len(lists) >= self.LIMIT:
-            if self.hits * 4 < len(lists):
+        n = len(lists)
+        if n >= self.FIRST_CHECK and n & (n - 1) == 0:  # a power of two: FIRST_CHECK, 2×, …, LIMIT
+            if self.hits * 4 < n:
                 self.keeping = False
                 return
-            lists.clear()
-            self.hits = 0
+            if n >= self.LIMIT:
+                lists.clear()
+                self.hits = 0
         alive = (st.opts, st.field, *[g.spec for g in st.fighters.values()])
         lists[key] = (alive, tuple(_entry(o) for o in options))
 

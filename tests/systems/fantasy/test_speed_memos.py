@@ -99,3 +99,30 @@ def test_the_scope_memos_agree_with_the_direct_computation_and_end_with_the_scop
                 assert form.pincer_memo is None
             st.apply(RandomPolicy().choose(st, d, rng), dice)
             steps += 1
+
+
+def _book_after(st: FantasyState, lists: int, hits: int) -> OptionBook:
+    """A book that kept ``lists`` lists (distinct keys), the first ``hits`` answered again as kept."""
+    book = OptionBook()
+    opts = st.pending()
+    assert opts is not None
+    for i in range(lists):
+        book.keep(("k", i), st, list(opts.options))
+        if i < hits:
+            assert book.get(("k", i)) is not None
+    assert len(book.lists) == lists and book.keeping
+    return book
+
+
+def test_the_option_book_stops_keeping_at_256_lists_when_fewer_than_one_in_four_came_back() -> None:
+    st = make([ch("a", "x"), ch("b", "y")])
+    start(st, [6, 6, 1, 1])
+    rare = _book_after(st, 256, 63)  # 63 × 4 < 256: the next list is not kept
+    rare.keep(("k", "new"), st, [])
+    assert not rare.keeping and len(rare.lists) == 256 and rare.get(("k", 0)) is not None
+    often = _book_after(st, 256, 64)  # one in four: keeps on
+    often.keep(("k", "new"), st, [])
+    assert often.keeping and often.get(("k", "new")) == ()
+    full = _book_after(st, OptionBook.LIMIT, OptionBook.LIMIT)  # full and reused: starts afresh
+    full.keep(("k", "new"), st, [])
+    assert full.keeping and list(full.lists) == [("k", "new")] and full.hits == 0
