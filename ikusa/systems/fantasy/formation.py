@@ -42,7 +42,8 @@ class Formation:
     """Queries over the fighters' positions; positions themselves live on :class:`Fighter`."""
 
     def __init__(self, fighters: Mapping[str, Fighter], field: Battlefield, engagements: list[tuple[Front, Front]],
-                 width_per_fighter: float, front_min_valid: int, effective: Effective) -> None:
+                 width_per_fighter: float, front_min_valid: int, effective: Effective,
+                 counts: Callable[[Fighter], bool] | None = None) -> None:
         self.fighters = fighters
         self.field = field
         #: the declared engagements (a tuple: the decision snapshot compares it as a value)
@@ -50,6 +51,8 @@ class Formation:
         self.cap = field.capacity(width_per_fighter)
         self.min_valid = front_min_valid
         self.effective = effective
+        #: F-T14: does a fighter count toward holding its front (None: read it from effective())
+        self.counts = counts
         #: issue #12: inside FantasyState.reading() (nothing is hit, moved between units or
         #: re-engaged) who is live, each unit's members, each front's engaged fronts, each
         #: unit's pincer and each front's melee reach are worked out once; None = outside
@@ -59,6 +62,8 @@ class Formation:
         self.engaged_memo: dict[Front, list[Front]] | None = None
         self.pincer_memo: dict[str, bool] | None = None
         self.reach_memo: dict[Front, list[Fighter]] | None = None
+        #: who holds each front (F-T14: it depends on conditions), made and kept with the reach memo
+        self.held_memo: dict[Front, bool] | None = None
         #: issue #12: every fighter's place (_PLACE) when the memos of members, engaged
         #: fronts and pincers below were made; a later scope over the same places reuses them
         #: (reach also depends on who holds a front, F-T14: made anew in each scope)
@@ -66,7 +71,7 @@ class Formation:
         self.kept: tuple[dict[object, list[Fighter]], dict[Front, list[Front]], dict[str, bool]] | None = None
         #: issue #12: the reach memo kept with what it depends on (keep_memos)
         self.world: tuple[object, ...] | None = None
-        self.kept_reach: dict[Front, list[Fighter]] | None = None
+        self.kept_reach: tuple[dict[Front, list[Fighter]], dict[Front, bool]] | None = None
 
     def keep_memos(self, on: bool, world: tuple[object, ...] | None = None) -> None:
         """Start or end the memos of a reading scope (FantasyState.reading): those of members,
@@ -81,13 +86,13 @@ class Formation:
                 self.world = self.kept_reach = None
             self.memo, self.engaged_memo, self.pincer_memo = self.kept
             if world is not None and self.kept_reach is not None and world == self.world:
-                self.reach_memo = self.kept_reach
+                self.reach_memo, self.held_memo = self.kept_reach
             else:
-                self.reach_memo = {}
+                self.reach_memo, self.held_memo = {}, {}
                 if world is not None:
-                    self.world, self.kept_reach = world, self.reach_memo
+                    self.world, self.kept_reach = world, (self.reach_memo, self.held_memo)
         else:
-            self.memo = self.engaged_memo = self.pincer_memo = self.reach_memo = None
+            self.memo = self.engaged_memo = self.pincer_memo = self.reach_memo = self.held_memo = None
 
     # -- membership ---------------------------------------------------------------------
     def live(self) -> list[Fighter]:
@@ -103,7 +108,19 @@ class Formation:
         return [f for f in self.live() if f.unit == unit]
 
     def front_members(self, front: Front) -> list[Fighter]:
-        return [f for f in self.unit_members(front[0]) if f.row == "front" and f.front == front[1]]
+        """The live front-row members at ``front`` (kept in the membership memo of a scope:
+        callers only read the list)."""
+        memo = self.memo
+        if memo is not None:
+            got = memo.get(front)
+            if got is None:
+                got = memo[front] = self._front_members(front)
+            return got
+        return self._front_members(front)
+
+    def _front_members(self, front: Front) -> list[Fighter]:
+        unit, side = front
+        return [f for f in self.unit_members(unit) if f.row == "front" and f.front == side]
 
     def back_members(self, unit: str) -> list[Fighter]:
         return [f for f in self.unit_members(unit) if f.row == "back"]
@@ -157,6 +174,8 @@ class Formation:
 
     # -- front holding and capacity ------------------------------------------------------------
     def counts_for_front(self, f: Fighter) -> bool:
+        if self.counts is not None:
+            return self.counts(f)
         return all(d.counts_for_front for _c, d in self.effective(f))
 
     def valid_count(self, front: Front) -> int:
@@ -164,7 +183,15 @@ class Formation:
         return sum(1 for f in self.front_members(front) if self.counts_for_front(f))
 
     def held(self, front: Front) -> bool:
-        return self.valid_count(front) >= self.min_valid
+        """F-T14: enough members count toward holding ``front`` (inside a reading scope worked
+        out once per front and kept with the reach memo)."""
+        memo = self.held_memo
+        if memo is None:
+            return self.valid_count(front) >= self.min_valid
+        got = memo.get(front)
+        if got is None:
+            got = memo[front] = self.valid_count(front) >= self.min_valid
+        return got
 
     def has_room(self, front: Front) -> bool:
         """F-R08/F-R09: the front row is below the battlefield's capacity."""

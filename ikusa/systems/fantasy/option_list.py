@@ -198,7 +198,7 @@ def legal_options(st: FantasyState, f: Fighter) -> list[Option]:
                                   {"action": "wake", "target": a.id}))
     if mates and not swim and cost <= acts:
         for a in mates:
-            if a.row == "front" and app_of(a).led:
+            if a.row == "front" and st.can_be_led(a):
                 out.append(Option(f"lead:{a.id}", f"{a.name} の手を引いて後衛へ下がらせる ({cost}アクション, "
                                   "機会攻撃あり)", cost, None, {"action": "lead", "target": a.id}))
     cover = st._base_cost["cover"] * app.multiplier("cover")

@@ -51,8 +51,12 @@ class FantasyState:
             f.surprised = c.id in surprised
             self.fighters[c.id] = f
         self.env: list[Cond] = [Cond(cid, rounds, cause) for cid, rounds, cause in setup.env]
+        #: the conditions of the table that make a fighter not count toward holding its front (F-T14)
+        self._not_counting = frozenset(cid for cid, d in self.table.items() if not d.counts_for_front)
+        #: the conditions of the table under which an ally may lead a fighter (F-G12: 朦朧)
+        self._leadable = frozenset(cid for cid, d in self.table.items() if d.can_be_led)
         self.formation = Formation(self.fighters, self.field, list(setup.pairs), self.opts.width_per_fighter,
-                                   self.opts.front_min_valid, self.effective)
+                                   self.opts.front_min_valid, self.effective, self.counts_for_front)
         self.round = 0
         self.started = False
         self.order: list[str] = []
@@ -196,6 +200,34 @@ class FantasyState:
         if app is not None:
             return app.multiplier(action)
         return max([d.action_multipliers.get(action, 1) for _c, d in pairs] + [1])
+
+    def holds_none(self, f: Fighter, ids: frozenset[str]) -> bool:
+        """True when none of the conditions ``ids`` can apply to ``f``: neither it nor the
+        environment holds one, no GM effect is active and 不意打ち is not among them (then no
+        lookup is needed: senses and stacking only ever drop conditions, issue #12)."""
+        if self.fx.book.active or "surprised" in ids:
+            return False
+        for c in f.conds:
+            if c.id in ids:
+                return False
+        for c in self.env:
+            if c.id in ids:
+                return False
+        return True
+
+    def counts_for_front(self, f: Fighter) -> bool:
+        """F-T14: ``f`` counts toward holding its front (no applying condition says otherwise:
+        朦朧/麻痺/睡眠)."""
+        if self.holds_none(f, self._not_counting):
+            return True
+        return all(d.counts_for_front for _c, d in self._applying(f)[0])
+
+    def can_be_led(self, f: Fighter) -> bool:
+        """F-G12: an ally may lead ``f`` by the hand (an applying condition allows it: 朦朧)."""
+        if self.holds_none(f, self._leadable):
+            return False
+        pairs, app = self._applying(f)
+        return app.led if app is not None else any(d.can_be_led for _c, d in pairs)
 
     def breathless(self, f: Fighter) -> bool:
         """F-R18: in a breath environment (水中) without air; F-G14: a non-swimmer out of depth in

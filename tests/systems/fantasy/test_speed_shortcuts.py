@@ -7,6 +7,7 @@ surprise):
   out from the applying (Cond, ConditionDef) pairs directly, for every fighter;
 * the option list (``options_for``, built directly by option_list.py) is the full candidate
   list minus the forbidden ones, candidate for candidate (more cases: test_option_list.py);
+* counting toward a front (F-T14) and being led (F-G12) answer as the applying pairs do;
 * a front's melee reach (``Formation.reach_from``) is what a fighter standing there reaches
   (``melee_targets`` with the fighter moved there for the question);
 * a clone shares the condition-set book and still plays the same battle as the original.
@@ -52,6 +53,9 @@ def _check_fighters(st: FantasyState) -> None:
         sinking = f.spec.out_of_depth and f.spec.armor in ("medium", "heavy") and any(
             d.heavy_armor_cannot_swim for d in env)
         assert st.breathless(f) == (bool(env) and (not f.spec.air or sinking))
+        # F-T14 / F-G12 (they skip the lookup when nothing held could say otherwise)
+        assert st.counts_for_front(f) == all(d.counts_for_front for _c, d in pairs)
+        assert st.can_be_led(f) == any(d.can_be_led for _c, d in pairs)
         _pairs, app = st._applying(f)
         if app is not None:  # the breath environments it keeps (F-R18) are the applying ones
             assert list(app.breath) == [d for _c, d in pairs if d.breath]
