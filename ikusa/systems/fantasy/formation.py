@@ -198,9 +198,20 @@ class Formation:
         return self.cap is None or len(self.front_members(front)) < self.cap
 
     def pincered(self, unit: str) -> bool:
-        """F-R08/F-T06: front-row members only, engaged at fore and rear (inside a reading
-        scope worked out once per unit)."""
-        return _memoised(self.pincer_memo, unit, self._pincered)
+        """F-R08/F-T06: front-row members only, engaged at fore and rear (worked out once per
+        unit while every fighter stands where it stands now: asked outside a reading scope, by
+        an attack, it opens one for the question, reusing the memos kept for these places)."""
+        memo = self.pincer_memo
+        if memo is None:
+            self.keep_memos(True)
+            try:
+                return self.pincered(unit)
+            finally:
+                self.keep_memos(False)
+        got = memo.get(unit)
+        if got is None:
+            got = memo[unit] = self._pincered(unit)
+        return got
 
     def _pincered(self, unit: str) -> bool:
         if not self.field.pincer or not self.unit_members(unit) or self.back_members(unit):
@@ -258,7 +269,14 @@ class Formation:
 
     def opportunity_attackers(self, f: Fighter) -> tuple[list[Fighter], list[Fighter]]:
         """F-H09/F-R15/F-R04: enemies in ``f``'s engagement area who may make an opportunity
-        attack when ``f`` withdraws, and those who are there but may not (or do not count)."""
+        attack when ``f`` withdraws, and those who are there but may not (or do not count).
+        Asked outside a reading scope (an action), it opens one for the question (pincered)."""
+        if self.memo is None:
+            self.keep_memos(True)
+            try:
+                return self.opportunity_attackers(f)
+            finally:
+                self.keep_memos(False)
         able: list[Fighter] = []
         unable: list[Fighter] = []
         for other in self.engaged_with((f.unit, f.front)):
