@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from operator import attrgetter
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from ikusa.systems.fantasy.battlefields import Battlefield
 from ikusa.systems.fantasy.character import Fighter
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef
 
 Front = tuple[str, str]  # (unit, "fore" | "rear")
+Places = tuple[tuple[object, ...], ...]  # every fighter's PLACE, in order
 Effective = Callable[[Fighter], list[tuple[Cond, ConditionDef]]]
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -35,7 +36,7 @@ def _memoised(memo: dict[K, V] | None, key: K, compute: Callable[[K], V]) -> V:
 
 
 #: what a fighter's place in the formation is made of (Formation.keep_memos)
-_PLACE = attrgetter("unit", "row", "front", "down", "fallen")
+PLACE = attrgetter("unit", "row", "front", "down", "fallen")
 
 
 class Formation:
@@ -64,10 +65,10 @@ class Formation:
         self.reach_memo: dict[Front, list[Fighter]] | None = None
         #: who holds each front (F-T14: it depends on conditions), made and kept with the reach memo
         self.held_memo: dict[Front, bool] | None = None
-        #: issue #12: every fighter's place (_PLACE) when the memos of members, engaged
+        #: issue #12: every fighter's place (PLACE) when the memos of members, engaged
         #: fronts and pincers below were made; a later scope over the same places reuses them
         #: (reach also depends on who holds a front, F-T14: made anew in each scope)
-        self.places: tuple[tuple[object, ...], ...] | None = None
+        self.places: Places | None = None
         self.kept: tuple[dict[object, list[Fighter]], dict[Front, list[Front]], dict[str, bool]] | None = None
         #: issue #12: the reach memo kept with what it depends on (keep_memos)
         self.world: tuple[object, ...] | None = None
@@ -78,9 +79,10 @@ class Formation:
         engaged fronts and pincers are the last scope's while every fighter stands where it
         stood then (same unit, row, front, down and fallen), else fresh; the reach memo is the
         last scope's while ``world`` (every fighter's place and conditions, option_cache.py) is
-        the last one's, else fresh."""
+        the last one's, else fresh.  A ``world`` ends with every fighter's :data:`PLACE`, in
+        the fighters' order (list_key made it a moment ago: not made twice)."""
         if on:
-            places = tuple(map(_PLACE, self.fighters.values()))
+            places = cast(Places, world[-1]) if world is not None else tuple(map(PLACE, self.fighters.values()))
             if self.kept is None or places != self.places:
                 self.places, self.kept = places, ({}, {}, {})
                 self.world = self.kept_reach = None

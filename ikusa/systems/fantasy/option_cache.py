@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.fantasy.character import Fighter
+from ikusa.systems.fantasy.formation import PLACE
 
 if TYPE_CHECKING:
     from ikusa.systems.fantasy.state import FantasyState
@@ -31,7 +32,7 @@ Key = tuple[Any, ...]
 #: (key, label, cost, odds, data, id of the target whose HP the data shows or None, data holds a list)
 Entry = tuple[str, str, int | None, float | None, dict[str, Any], str | None, bool]
 
-_PLACE = attrgetter("down", "fallen", "unit", "row", "front")
+_SPEC = attrgetter("spec")
 _CONDITION = attrgetter("id", "cause")
 _HP = attrgetter("hp")
 
@@ -105,14 +106,13 @@ def list_key(st: FantasyState, f: Fighter) -> Key | None:
         return None
     form = st.formation
     # 不意打ち stands while surprised and not yet acted, and (F-G01) until the first turn or in round 1
-    world: list[Any] = [id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid,
-                        st.opts.surprise_until_first_turn or st.round <= 1, tuple(map(_CONDITION, st.env))]
-    for g in st.fighters.values():
-        world.append(id(g.spec))
-        world.append(_PLACE(g))
-        world.append(g.surprised and not g.acted)
-        world.append(tuple(map(_CONDITION, g.conds)) if g.conds else ())
-    return (tuple(world), id(f.spec), f.actions, f.aimed, f.fatigue, tuple(f.shots.items()) if f.shots else ())
+    fs = st.fighters.values()
+    world = (id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid,
+             st.opts.surprise_until_first_turn or st.round <= 1, tuple(map(_CONDITION, st.env)),
+             tuple(map(id, map(_SPEC, fs))), tuple([g.surprised and not g.acted for g in fs]),
+             tuple([tuple(map(_CONDITION, g.conds)) if g.conds else () for g in fs]),
+             tuple(map(PLACE, fs)))  # last: every fighter's place (Formation.keep_memos reads it)
+    return (world, id(f.spec), f.actions, f.aimed, f.fatigue, tuple(f.shots.items()) if f.shots else ())
 
 
 def hps(st: FantasyState) -> tuple[int, ...]:
