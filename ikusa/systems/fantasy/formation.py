@@ -65,6 +65,8 @@ class Formation:
         self.reach_memo: dict[Front, list[Fighter]] | None = None
         #: who holds each front (F-T14: it depends on conditions), made and kept with the reach memo
         self.held_memo: dict[Front, bool] | None = None
+        #: inside a reading scope: every live fighter counts toward its front (keep_memos)
+        self.everyone_counts = False
         #: issue #12: every fighter's place (PLACE) when the memos of members, engaged
         #: fronts and pincers below were made; a later scope over the same places reuses them
         #: (reach also depends on who holds a front, F-T14: made anew in each scope)
@@ -74,13 +76,16 @@ class Formation:
         self.world: tuple[object, ...] | None = None
         self.kept_reach: tuple[dict[Front, list[Fighter]], dict[Front, bool]] | None = None
 
-    def keep_memos(self, on: bool, world: tuple[object, ...] | None = None) -> None:
+    def keep_memos(self, on: bool, world: tuple[object, ...] | None = None, everyone_counts: bool = False) -> None:
         """Start or end the memos of a reading scope (FantasyState.reading): those of members,
         engaged fronts and pincers are the last scope's while every fighter stands where it
         stood then (same unit, row, front, down and fallen), else fresh; the reach memo is the
         last scope's while ``world`` (every fighter's place and conditions, option_cache.py) is
         the last one's, else fresh.  A ``world`` ends with every fighter's :data:`PLACE`, in
-        the fighters' order (list_key made it a moment ago: not made twice)."""
+        the fighters' order (list_key made it a moment ago: not made twice).
+        ``everyone_counts``: the caller knows that no fighter holds a condition that keeps it
+        from counting toward its front (F-T14), so a front is held by its headcount."""
+        self.everyone_counts = on and everyone_counts
         if on:
             places = cast(Places, world[-1]) if world is not None else tuple(map(PLACE, self.fighters.values()))
             if self.kept is None or places != self.places:
@@ -192,7 +197,8 @@ class Formation:
             return self.valid_count(front) >= self.min_valid
         got = memo.get(front)
         if got is None:
-            got = memo[front] = self.valid_count(front) >= self.min_valid
+            n = len(self.front_members(front)) if self.everyone_counts else self.valid_count(front)
+            got = memo[front] = n >= self.min_valid
         return got
 
     def has_room(self, front: Front) -> bool:
@@ -234,17 +240,25 @@ class Formation:
         """Who a front-row fighter at ``front`` reaches in melee (:meth:`melee_targets`; it
         depends on the other units' rows only, so the option list asks it for a front the
         fighter is not at yet, legal._reach_if).  Read only."""
-        return _memoised(self.reach_memo, front, self._reach_from)
+        memo = self.reach_memo
+        if memo is None:
+            return self._reach_from(front)
+        got = memo.get(front)
+        if got is None:
+            got = memo[front] = self._reach_from(front)
+        return got
 
     def _reach_from(self, front: Front) -> list[Fighter]:
         out: list[Fighter] = []
-        for other in self.engaged_with(front):
+        others = self.engaged_with(front)
+        for other in others:
             out.extend(self.front_members(other))
             if not self.held(other):
                 behind = self.back_members(other[0]) or [
                     m for m in self.unit_members(other[0]) if m.row == "front" and m.front != other[1]]
                 out.extend(behind)
-        return list(dict.fromkeys(out))
+        # one engaged front: its front row, back row and other front are different fighters
+        return out if len(others) < 2 else list(dict.fromkeys(out))
 
     def distance(self, a: Fighter, b: Fighter) -> int:
         engaged = self.units_engaged(a.unit, b.unit)

@@ -161,7 +161,7 @@ class FantasyState:
         if self._eff_memo is not None:
             return False
         self._eff_memo = {}
-        self.formation.keep_memos(True, world)
+        self.formation.keep_memos(True, world, self.none_holds(self._not_counting))
         return True
 
     def close_reading(self) -> None:
@@ -213,6 +213,19 @@ class FantasyState:
         for c in self.env:
             if c.id in ids:
                 return False
+        return True
+
+    def none_holds(self, ids: frozenset[str]) -> bool:
+        """:meth:`holds_none` for every fighter at once."""
+        if self.fx.book.active or "surprised" in ids:
+            return False
+        for c in self.env:
+            if c.id in ids:
+                return False
+        for f in self.fighters.values():
+            for c in f.conds:
+                if c.id in ids:
+                    return False
         return True
 
     def counts_for_front(self, f: Fighter) -> bool:
