@@ -55,6 +55,8 @@ class FantasyState:
         self._not_counting = frozenset(cid for cid, d in self.table.items() if not d.counts_for_front)
         #: the conditions of the table under which an ally may lead a fighter (F-G12: 朦朧)
         self._leadable = frozenset(cid for cid, d in self.table.items() if d.can_be_led)
+        #: flag name → the conditions of the table that answer it (flag())
+        self._flag_ids: dict[str, frozenset[str]] = {}
         self.formation = Formation(self.fighters, self.field, list(setup.pairs), self.opts.width_per_fighter,
                                    self.opts.front_min_valid, self.effective, self.counts_for_front)
         self.round = 0
@@ -184,7 +186,14 @@ class FantasyState:
 
     def flag(self, f: Fighter, name: str) -> ConditionDef | None:
         """The first applying condition whose boolean ``name`` is False (a 'can_*' capability),
-        or True for ``always_hit``."""
+        or True for ``always_hit``.  None at once when no condition of the table that could
+        answer is held (most turns: 'can_act' at every turn start, issue #12)."""
+        ids = self._flag_ids.get(name)
+        if ids is None:
+            ids = self._flag_ids[name] = frozenset(
+                cid for cid, d in self.table.items() if (name == "always_hit") == bool(getattr(d, name)))
+        if self.holds_none(f, ids):
+            return None
         pairs, app = self._applying(f)
         if app is not None:
             return app.flag(name)
@@ -203,9 +212,13 @@ class FantasyState:
 
     def holds_none(self, f: Fighter, ids: frozenset[str]) -> bool:
         """True when none of the conditions ``ids`` can apply to ``f``: neither it nor the
-        environment holds one, no GM effect is active and 不意打ち is not among them (then no
-        lookup is needed: senses and stacking only ever drop conditions, issue #12)."""
-        if self.fx.book.active or "surprised" in ids:
+        environment holds one, no GM effect is active and 不意打ち, if among them, does not stand
+        for ``f`` (conds_of: then no lookup is needed, senses and stacking only ever drop
+        conditions, issue #12)."""
+        if self.fx.book.active:
+            return False
+        if "surprised" in ids and f.surprised and not f.acted and (
+                self.opts.surprise_until_first_turn or self.round <= 1):
             return False
         for c in f.conds:
             if c.id in ids:
@@ -217,7 +230,10 @@ class FantasyState:
 
     def none_holds(self, ids: frozenset[str]) -> bool:
         """:meth:`holds_none` for every fighter at once."""
-        if self.fx.book.active or "surprised" in ids:
+        if self.fx.book.active:
+            return False
+        if "surprised" in ids and (self.opts.surprise_until_first_turn or self.round <= 1) and any(
+                f.surprised and not f.acted for f in self.fighters.values()):
             return False
         for c in self.env:
             if c.id in ids:
