@@ -61,7 +61,7 @@ class Formation:
         #: of trying a row out).
         self.memo: dict[object, list[Fighter]] | None = None
         self.engaged_memo: dict[Front, list[Front]] | None = None
-        self.pincer_memo: dict[str, bool] | None = None
+        self.pincer_memo: dict[object, bool] | None = None
         self.reach_memo: dict[Front, list[Fighter]] | None = None
         #: who holds each front (F-T14: it depends on conditions), made and kept with the reach memo
         self.held_memo: dict[Front, bool] | None = None
@@ -71,7 +71,7 @@ class Formation:
         #: fronts and pincers below were made; a later scope over the same places reuses them
         #: (reach also depends on who holds a front, F-T14: made anew in each scope)
         self.places: Places | None = None
-        self.kept: tuple[dict[object, list[Fighter]], dict[Front, list[Front]], dict[str, bool]] | None = None
+        self.kept: tuple[dict[object, list[Fighter]], dict[Front, list[Front]], dict[object, bool]] | None = None
         #: issue #12: the reach memo kept with what it depends on (keep_memos)
         self.world: tuple[object, ...] | None = None
         self.kept_reach: tuple[dict[Front, list[Fighter]], dict[Front, bool]] | None = None
@@ -107,6 +107,17 @@ class Formation:
 
     def _live(self, _key: object) -> list[Fighter]:
         return [f for f in self.fighters.values() if not (f.down or f.fallen)]  # not out (no property call)
+
+    def foes(self, side: str) -> list[Fighter]:
+        """The live fighters not of ``side``, in order (kept with the members in a scope)."""
+        memo = self.memo
+        if memo is None:
+            return [f for f in self.live() if f.side != side]
+        key = (side,)  # a 1-tuple: never a unit id (str) or a front (pair)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = [f for f in self.live() if f.side != side]
+        return got
 
     def unit_members(self, unit: str) -> list[Fighter]:
         return _memoised(self.memo, unit, self._unit_members)
@@ -177,6 +188,17 @@ class Formation:
                 and (b.unit, b.front) in self.engaged_with((a.unit, a.front)))
 
     def units_engaged(self, a: str, b: str) -> bool:
+        """Is a front of unit ``a`` engaged with unit ``b`` (kept with the pincers in a scope)?"""
+        memo = self.pincer_memo
+        if memo is None:
+            return self._units_engaged(a, b)
+        key = (a, b)  # a pair: never a unit id, the pincer memo's other keys
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._units_engaged(a, b)
+        return got
+
+    def _units_engaged(self, a: str, b: str) -> bool:
         return any(o[0] == b for fr in ("fore", "rear") for o in self.engaged_with((a, fr)))
 
     # -- front holding and capacity ------------------------------------------------------------

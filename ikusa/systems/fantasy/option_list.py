@@ -75,7 +75,6 @@ def legal_options(st: FantasyState, f: Fighter) -> list[Option]:
     fx = st.fx
     fx_on = bool(fx.book.active or fx.next_mod)
     form = st.formation
-    fighters = st.fighters
     acts = f.actions
     side = f.side
     spec = f.spec
@@ -95,7 +94,7 @@ def legal_options(st: FantasyState, f: Fighter) -> list[Option]:
             return sum([m.value for m in st.mods(who, tags)])
         return a.total(tags)
 
-    enemies = [e for e in fighters.values() if e.side != side and not (e.down or e.fallen)]
+    enemies = form.foes(side)  # read only
     reach = form.melee_targets(f)
     odds_of: dict[tuple[str, tuple[str, ...], int, bool], float] = {}
 
@@ -189,8 +188,7 @@ def legal_options(st: FantasyState, f: Fighter) -> list[Option]:
     if o.stand_cost <= acts and f.has("prone"):
         out.append(Option("stand", f"立ち上がる ({o.stand_cost}アクション)", o.stand_cost, None, {"action": "stand"}))
     unit = f.unit
-    mates = [a for a in fighters.values() if a.unit == unit and a is not f and a.side == side
-             and not (a.down or a.fallen)]  # F-G07/F-G12: waking and leading reach the same unit only
+    mates = [a for a in form.unit_members(unit) if a is not f and a.side == side]  # F-G07/F-G12: same unit only
     if mates and o.sleep_wake_by_ally and o.cost_wake <= acts:
         for a in mates:
             if a.has("sleep"):
