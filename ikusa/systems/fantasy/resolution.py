@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from ikusa.dice.odds import sum_counts
-from ikusa.dice.source import DiceSource
+from ikusa.dice.source import DiceSource, RandomSource
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef
 from ikusa.systems.fantasy.options import FantasyOptions
 
@@ -177,7 +177,10 @@ def roll_check(dice: DiceSource, opts: FantasyOptions, kind: str, who: str, base
                mods: Iterable[Applied], purpose: str = "") -> Check:
     """Roll the base dice (F-H02: 2D6) for one check and mark 自動失敗/自動成功 (F-G04)."""
     n, sides = opts.dice_count, opts.die_sides
-    values = tuple(dice.roll(sides, n, purpose or f"{who} {KIND_LABELS.get(kind, kind)}", roller=who))
+    if n == 2 and type(dice) is RandomSource:  # a seeded source ignores the purpose: the same two draws
+        values: tuple[int, ...] = dice.pair(sides)
+    else:
+        values = tuple(dice.roll(sides, n, purpose or f"{who} {KIND_LABELS.get(kind, kind)}", roller=who))
     # every die 1 / every die its maximum (F-G04)
     fail = opts.auto_failure == "all_ones" and values.count(1) == len(values)
     success = opts.auto_success == "all_max" and values.count(sides) == len(values) and not fail

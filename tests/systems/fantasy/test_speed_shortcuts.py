@@ -147,3 +147,32 @@ def test_kept_formation_memos_give_the_answers_of_fresh_ones() -> None:
                                      [(fr, form.engaged_with((u, fr))) for fr in ("fore", "rear")])
                                  for u in form.units()}
     assert kept > 100  # the memos really are carried over
+
+
+class _Relay:
+    """A dice source that is not a RandomSource (as Combat's recording source is): every roll
+    goes through ``roll`` with its purpose."""
+
+    def __init__(self, inner: RandomSource) -> None:
+        self.inner = inner
+        self.purposes: list[str] = []
+
+    def roll(self, sides: int, count: int = 1, purpose: str = "", roller: str = "") -> list[int]:
+        self.purposes.append(purpose)
+        return self.inner.roll(sides, count, purpose, roller)
+
+
+def test_a_check_rolled_from_a_seeded_source_draws_what_the_purposeful_roll_draws() -> None:
+    """roll_check takes a seeded source's two dice with RandomSource.pair (no purpose text):
+    the same values, check after check, as through roll() (F-H02: 2D6; other dice too)."""
+    from ikusa.systems.fantasy.options import FantasyOptions
+    from ikusa.systems.fantasy.resolution import roll_check
+
+    for sides in (6, 10):
+        opts = FantasyOptions(die_sides=sides)
+        fast, slow = RandomSource(7), _Relay(RandomSource(7))
+        for i in range(300):
+            a = roll_check(fast, opts, "attack.melee", "A", i % 5, ())
+            b = roll_check(slow, opts, "attack.melee", "A", i % 5, ())
+            assert (a.dice, a.total, a.auto_fail, a.auto_success) == (b.dice, b.total, b.auto_fail, b.auto_success)
+        assert slow.purposes[0] == "A 近接命中"  # a source that shows purposes still gets them
