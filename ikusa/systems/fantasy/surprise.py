@@ -61,13 +61,11 @@ def resolve(mode: str, hiders: set[str], fighters: Sequence[Fighter], opts: Fant
         unit_values[unit] = value
         fumbled[unit] = any(c.auto_fail for c in checks)
         perfect[unit] = all(c.auto_success for c in checks)
-        parts = " / ".join(f"{m.name} {c.text()}" for m, c in zip(members, checks, strict=True))
-        how = " (自動失敗がいる: 集団は見つかる F-R02,F-G04)" if fumbled[unit] else \
-            " (全員自動成功: 自動成功でなければ見つからない F-G04)" if perfect[unit] else ""
-        events.append(Event("stealth", "F-R01,F-R02",
-                            f"{skill_name} ユニット{unit}: {parts} → 最も低い達成値 {value} で判定{how}",
-                            {"unit": unit, "totals": [c.total for c in checks], "value": value,
-                             "auto_fail": fumbled[unit], "auto_success": perfect[unit]}))
+        events.append(Event.lazy("stealth", "F-R01,F-R02", _stealth_text,
+                                 (skill_name, unit, tuple(m.name for m in members), tuple(checks), value,
+                                  fumbled[unit], perfect[unit]),
+                                 {"unit": unit, "totals": [c.total for c in checks], "value": value,
+                                  "auto_fail": fumbled[unit], "auto_success": perfect[unit]}))
     for f in fighters:
         if f.side in hiders:
             continue
@@ -81,13 +79,25 @@ def resolve(mode: str, hiders: set[str], fighters: Sequence[Fighter], opts: Fant
         found = {u: notices(c, v, opts, fumbled[u], perfect[u]) for u, v in unit_values.items()}
         aware = any(found.values()) if opts.aware_if_any_detected else all(found.values())
         f.surprised = not aware and bool(unit_values)
-        seen = "、".join(f"{u}({v}){'発見' if ok else '見逃し'}" for (u, v), ok in
-                        zip(unit_values.items(), found.values(), strict=True))
-        verdict = "不意打ちを受ける" if f.surprised else "気付いた"
-        events.append(Event("detect", "F-R01,F-R03,F-G02",
-                            f"{f.name} {c.text()} vs {seen} → {verdict}",
-                            {"id": f.id, "total": c.total, "found": found, "surprised": f.surprised}))
+        seen = tuple((u, v, found[u]) for u, v in unit_values.items())
+        events.append(Event.lazy("detect", "F-R01,F-R03,F-G02", _detect_text, (f.name, c, seen, f.surprised),
+                                 {"id": f.id, "total": c.total, "found": found, "surprised": f.surprised}))
     return events
+
+
+def _stealth_text(skill_name: str, unit: str, names: tuple[str, ...], checks: tuple[Check, ...], value: int,
+                  fumbled: bool, perfect: bool) -> str:
+    """A hiding unit's line (made when first read, issue #12: an AI never reads it; Checks are values)."""
+    parts = " / ".join(f"{n} {c.text()}" for n, c in zip(names, checks, strict=True))
+    how = " (自動失敗がいる: 集団は見つかる F-R02,F-G04)" if fumbled else \
+        " (全員自動成功: 自動成功でなければ見つからない F-G04)" if perfect else ""
+    return f"{skill_name} ユニット{unit}: {parts} → 最も低い達成値 {value} で判定{how}"
+
+
+def _detect_text(name: str, c: Check, seen: tuple[tuple[str, int, bool], ...], surprised: bool) -> str:
+    """An observer's line: its check against every hiding unit (made when first read)."""
+    units = "、".join(f"{u}({v}){'発見' if ok else '見逃し'}" for u, v, ok in seen)
+    return f"{name} {c.text()} vs {units} → {'不意打ちを受ける' if surprised else '気付いた'}"
 
 
 # -- round-1 formation of the surprised (F-R04: 陣形だけを決定) --------------------------------
