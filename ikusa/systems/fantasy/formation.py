@@ -81,13 +81,13 @@ class Formation:
         engaged fronts and pincers are the last scope's while every fighter stands where it
         stood then (same unit, row, front, down and fallen), else fresh; the reach memo is the
         last scope's while ``world`` (every fighter's place and conditions, option_cache.py) is
-        the last one's, else fresh.  A ``world`` ends with every fighter's :data:`PLACE`, in
+        the last one's, else fresh.  A ``world`` starts with every fighter's :data:`PLACE`, in
         the fighters' order (list_key made it a moment ago: not made twice).
         ``everyone_counts``: the caller knows that no fighter holds a condition that keeps it
         from counting toward its front (F-T14), so a front is held by its headcount."""
         self.everyone_counts = on and everyone_counts
         if on:
-            places = cast(Places, world[-1]) if world is not None else tuple(map(PLACE, self.fighters.values()))
+            places = cast(Places, world[0]) if world is not None else tuple(map(PLACE, self.fighters.values()))
             if self.kept is None or places != self.places:
                 self.places, self.kept = places, ({}, {}, {})
                 self.world = self.kept_reach = None

@@ -107,11 +107,12 @@ def list_key(st: FantasyState, f: Fighter) -> Key | None:
     form = st.formation
     # 不意打ち stands while surprised and not yet acted, and (F-G01) until the first turn or in round 1
     fs = st.fighters.values()
-    world = (id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid,
-             st.opts.surprise_until_first_turn or st.round <= 1, tuple(map(_CONDITION, st.env)),
-             tuple(map(id, map(_SPEC, fs))), tuple([g.surprised and not g.acted for g in fs]),
-             tuple([tuple(map(_CONDITION, g.conds)) if g.conds else () for g in fs]),
-             tuple(map(PLACE, fs)))  # last: every fighter's place (Formation.keep_memos reads it)
+    # first: every fighter's place (Formation.keep_memos reads it), then what changes most often
+    # (two worlds are mostly told apart by their first items)
+    world = (tuple(map(PLACE, fs)), tuple([tuple(map(_CONDITION, g.conds)) if g.conds else () for g in fs]),
+             tuple([g.surprised and not g.acted for g in fs]), tuple(map(_CONDITION, st.env)),
+             st.opts.surprise_until_first_turn or st.round <= 1, tuple(map(id, map(_SPEC, fs))),
+             id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid)
     return (world, id(f.spec), f.actions, f.aimed, f.fatigue, tuple(f.shots.items()) if f.shots else ())
 
 
