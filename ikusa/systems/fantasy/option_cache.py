@@ -9,8 +9,9 @@ time (every battle starts from the same formation; a round often ends where it b
 encounter's :class:`OptionBook` keeps each list met, by that key, and a decision in a known
 situation copies the kept options with today's HP instead of working the list out again.
 
-The key holds the ``id`` of the specs, options and battlefield; the book's entry keeps those
-objects alive, so an id in a kept key always names the same object.  No key is made (nothing
+The key holds the ``id`` of the options, the battlefield and the acting fighter's spec; the
+book's entry keeps those objects alive, so an id in a kept key always names the same object
+(the other fighters' specs are the encounter's, the same for every battle: list_key).  No key is made (nothing
 is kept or reused) while GM effects or one-off modifiers are active.
 ``tests/systems/fantasy/test_option_list.py`` compares every decision with the list worked out
 from scratch.
@@ -32,7 +33,6 @@ Key = tuple[Any, ...]
 #: (key, label, cost, odds, data, id of the target whose HP the data shows or None, data holds a list)
 Entry = tuple[str, str, int | None, float | None, dict[str, Any], str | None, bool]
 
-_SPEC = attrgetter("spec")
 _CONDITION = attrgetter("id", "cause")
 _HP = attrgetter("hp")
 
@@ -100,7 +100,10 @@ def list_key(st: FantasyState, f: Fighter) -> Key | None:
     environment's conditions (id and cause) and its 不意打ち standing (surprised, acted, round
     1), so the key holds those rather than the lookups' answers (the answers' definitions do
     not depend on durations, F-G11).  Its first part, the same for every actor, is what the
-    formation's answers depend on (Formation.keep_memos)."""
+    formation's answers depend on (Formation.keep_memos).  The fighters' specs are not in it:
+    the battles sharing a book (one encounter's, setup.py) all have the encounter's characters
+    as their fighters' specs, in order (a fighter's spec never changes; a deep copy's specs are
+    equal copies), so they are the same in every key of the book."""
     fx = st.fx
     if fx.book.active or fx.next_mod:
         return None
@@ -111,7 +114,7 @@ def list_key(st: FantasyState, f: Fighter) -> Key | None:
     # (two worlds are mostly told apart by their first items)
     world = (tuple(map(PLACE, fs)), tuple([tuple(map(_CONDITION, g.conds)) if g.conds else () for g in fs]),
              tuple([g.surprised and not g.acted for g in fs]), tuple(map(_CONDITION, st.env)),
-             st.opts.surprise_until_first_turn or st.round <= 1, tuple(map(id, map(_SPEC, fs))),
+             st.opts.surprise_until_first_turn or st.round <= 1,
              id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid)
     return (world, id(f.spec), f.actions, f.aimed, f.fatigue, tuple(f.shots.items()) if f.shots else ())
 
