@@ -12,8 +12,9 @@ class RandomPolicy:
     """Any legal option, uniformly; 'end' only when it is the sole option or 1 in 10."""
 
     def choose(self, state: Any, decision: Decision, rng: random.Random) -> Action:
-        opts = [o for o in decision.options if o.key != "end"]
-        if "end" in decision.keys() and (not opts or rng.random() < 0.1):
+        options = decision.options
+        opts = [o for o in options if o.key != "end"]
+        if len(opts) < len(options) and (not opts or rng.random() < 0.1):  # 'end' is among them
             return "end"
         return rng.choice(opts).key
 
