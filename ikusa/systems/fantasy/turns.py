@@ -50,6 +50,9 @@ def begin(st: FantasyState, dice: DiceSource) -> list[Event]:
     return events
 
 
+_INITIATIVE = ("initiative",)
+
+
 def start_round(st: FantasyState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     if _check_end(st, events):
@@ -72,8 +75,8 @@ def start_round(st: FantasyState, dice: DiceSource) -> list[Event]:
                                 {"id": f.id, "initiative": None}))
             f.initiative = None
             continue
-        c = gm_roll(st, f, roll_check(dice, st.opts, "initiative", f.name, f.spec.values.initiative,
-                                      st.fx.mods(f.id, ("initiative",))))
+        mods = st.fx.mods(f.id, _INITIATIVE) if st.fx.book.active or st.fx.next_mod else ()  # GM effects only
+        c = gm_roll(st, f, roll_check(dice, st.opts, "initiative", f.name, f.spec.values.initiative, mods))
         f.initiative = c.total
         rolls.append((-c.total, -f.spec.values.initiative, i, f.id))
         events.append(Event.lazy("initiative", "F-H07", _initiative_text, (f.name, c),
