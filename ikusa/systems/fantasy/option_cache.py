@@ -83,7 +83,7 @@ class OptionBook:
 
 
 def _entry(o: Option) -> Entry:
-    data = dict(o.data)
+    data = o.data.copy()
     tid = data["target"] if "target_hp" in data else None
     has_list = False
     for k, v in data.items():
@@ -129,7 +129,7 @@ def made(st: FantasyState, entries: tuple[Entry, ...]) -> list[Option]:
     fighters = st.fighters
     out = []
     for key, label, cost, odds, data, tid, has_list in entries:
-        d = dict(data)
+        d = data.copy()
         if tid is not None:
             d["target_hp"] = fighters[tid].hp
         if has_list:

@@ -168,7 +168,7 @@ class Check:
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind, "who": self.who, "dice": list(self.dice), "base": self.base,
-            "mods": [m.to_json() for m in self.mods], "total": self.total,
+            "mods": [m.to_json() for m in self.mods] if self.mods else [], "total": self.total,
             "auto_fail": self.auto_fail, "auto_success": self.auto_success, "blocked": self.blocked,
         }
 
