@@ -112,10 +112,10 @@ def list_key(st: FantasyState, f: Fighter) -> Key | None:
     fs = st.fighters.values()
     # first: every fighter's place (Formation.keep_memos reads it), then what changes most often
     # (two worlds are mostly told apart by their first items)
+    window = st.opts.surprise_until_first_turn or st.round <= 1  # past it, 不意打ち stands for nobody
     world = (tuple(map(PLACE, fs)), tuple([tuple(map(_CONDITION, g.conds)) if g.conds else () for g in fs]),
-             tuple([g.surprised and not g.acted for g in fs]), tuple(map(_CONDITION, st.env)),
-             st.opts.surprise_until_first_turn or st.round <= 1,
-             id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid)
+             tuple([g.surprised and not g.acted for g in fs]) if window else (), tuple(map(_CONDITION, st.env)),
+             window, id(st.opts), id(st.field), form.pairs, form.cap, form.min_valid)
     return (world, id(f.spec), f.actions, f.aimed, f.fatigue, tuple(f.shots.items()) if f.shots else ())
 
 
