@@ -98,8 +98,8 @@ def perform(st: FantasyState, f: Fighter, key: str, dice: DiceSource) -> list[Ev
 
 def cost_text(st: FantasyState, f: Fighter, action: str) -> tuple[str, str]:
     """Rule ids and narrated cost of a movement-type action, showing the water multiplier."""
-    cost = st.action_cost(f, action)
     mult = st.multiplier(f, action)
+    cost = st._base_cost[action] * mult  # action_cost
     if mult == 1:
         return "F-H07,F-G13", f"{cost}アクション"
     d = next(d for _c, d in st.effective(f) if d.action_multipliers.get(action, 1) == mult)

@@ -117,6 +117,7 @@ def legal_options(st: FantasyState, f: Fighter) -> list[Option]:
         return got
 
     if o.cost_attack <= acts:
+        screening = o.line_of_fire == "screened"  # lines.screened blocks nothing otherwise
         melee_any = f.row == "front" and app.flag("can_melee") is None
         for w in spec.weapons:
             if not weapon_allowed(app, w):
@@ -136,14 +137,15 @@ def legal_options(st: FantasyState, f: Fighter) -> list[Option]:
             rng = weapon_range(app, w)
             tags = _THROWN if kind == "thrown" else _RANGED
             what = "投擲" if kind == "thrown" else "射撃"
+            left = lines.ammo_label(f, w)  # the same for every target
             for t in enemies:
-                if not form.line_of_fire(f, t) or lines.screened(st, f, t) is not None:
+                if not form.line_of_fire(f, t) or (screening and lines.screened(st, f, t) is not None):
                     continue
                 dist = form.distance(f, t)
                 if dist > rng:
                     continue
                 out.append(Option(f"attack:{w.id}:{t.id}",
-                                  f"{what} {w.name} → {t.name} ({dist}m){lines.ammo_label(f, w)}", o.cost_attack,
+                                  f"{what} {w.name} → {t.name} ({dist}m){left}", o.cost_attack,
                                   hit_odds(t, tags, vals.ranged - t.spec.values.evasion, False),
                                   _attack_data(w, t)))
         if f.row == "front" and app.flag("can_melee") is None and any(w.kind == "melee" for w in spec.weapons):
