@@ -385,8 +385,9 @@ class TableService(LinkService):
                 if rows:
                     self._commit(table_id, start, rows)
             view = self._written(principal, st, rows)
-        if rows and not self.postgres:
-            self.hub.publish(table_id, st.version)
+            new = st.version  # read under the lock: the next writer's entries are not committed yet
+        if rows:  # committed: this process's streams are told now (PostgreSQL's NOTIFY tells the others)
+            self.hub.publish(table_id, new)
         return view
 
     async def act_async(self, principal: Principal, version: int, *, action: str | None = None,
@@ -414,9 +415,13 @@ class TableService(LinkService):
                     rows += ai_chain(st)
                     if rows and not await self.pg_writer.write(self._pg_params(table_id, start, rows[-1][0], rows)):
                         raise Conflict("the table changed (another writer was first)")
-                return self._written(principal, st, rows)
+                view = self._written(principal, st, rows)
+                new = st.version
             finally:
                 lock.release()
+        if rows:  # committed: this process's streams need not wait for the NOTIFY to come back
+            self.hub.publish(table_id, new)
+        return view
 
     def _current(self, principal: Principal, version: int | None) -> tuple[TableState, int]:
         """The kept state to write on (table lock held) and its version; a stale ``version`` is
