@@ -40,7 +40,7 @@ from ikusa.server.table import TableState
 #: distinct encounter documents whose setups are kept
 SETUPS_KEPT = 64
 #: replayed states kept of tables with no stream open in this process (watched ones are all kept)
-STATES_KEPT = 32
+STATES_KEPT = 16
 
 
 def dumps(data: Any) -> str:
