@@ -10,7 +10,9 @@ processes, and lets each table's GM post the next decision as soon as the last o
 all of its clients.  A finished battle is replaced by a fresh table.  Prints p50/p95/p99 of
 the time from sending the POST until every client of the table has the new version, and
 decisions/s, and the CPU time of the servers, of this client and (PostgreSQL) of the database's
-processes, per decision.  Anchor, same run: the round trip of ``GET /healthz`` on the same servers.
+processes, per decision (backends that ended during the run are not counted).  Anchor, same run:
+the round trip of ``GET /healthz`` on the same servers.  The client (raw keep-alive connections,
+on uvloop when installed) shares the cores with the servers it measures.
 ``--against COMMIT`` runs the servers of that commit too (its source tree from ``git archive``,
 ``bench/baseline.py``), alternating with this tree round by round, and prints the medians: on a
 shared machine only figures from the same run compare.
