@@ -10,7 +10,9 @@ processes, and lets each table's GM post the next decision as soon as the last o
 all of its clients.  A finished battle is replaced by a fresh table.  Prints p50/p95/p99 of
 the time from sending the POST until every client of the table has the new version, and
 decisions/s, and the CPU time of the servers, of this client and (PostgreSQL) of the database's
-processes, per decision.  Anchor, same run: the round trip of ``GET /healthz`` on the same servers.
+processes, per decision (backends that ended during the run are not counted).  Anchor, same run:
+the round trip of ``GET /healthz`` on the same servers.  The client (raw keep-alive connections,
+on uvloop when installed) shares the cores with the servers it measures.
 ``--against COMMIT`` runs the servers of that commit too (its source tree from ``git archive``,
 ``bench/baseline.py``), alternating with this tree round by round, and prints the medians: on a
 shared machine only figures from the same run compare.
@@ -27,11 +29,13 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+import orjson
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +74,17 @@ def _pg_children(db: str) -> dict[int, float]:
         if int(fields[1]) == postmaster:
             out[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return out
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's loop for this client when it is installed (``ikusa serve`` runs on it too): the
+    client shares the 2 cores with the servers, and asyncio's own loop cost it a third more CPU."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
 
 
 def _quantile(xs: list[float], q: float) -> float:
@@ -190,7 +205,7 @@ async def _table_loop(servers: list[Server], clients: int, text: str, seconds: f
             if not deadline:  # every table and client connected: the clock starts for all at once
                 await go.wait()
                 deadline = time.perf_counter() + seconds
-            view = json.loads((await posts[0].request("GET", f"/api/tables/{t['id']}", gm))[1])
+            view = orjson.loads((await posts[0].request("GET", f"/api/tables/{t['id']}", gm))[1])
             n = 0
             while view["pending"] is not None and time.perf_counter() < deadline:
                 conn = posts[n % len(posts)]
@@ -202,7 +217,7 @@ async def _table_loop(servers: list[Server], clients: int, text: str, seconds: f
                 if status != 200:
                     errors.append(f"{status} {raw[:200]!r}")
                     break
-                view = json.loads(raw)
+                view = orjson.loads(raw)
                 arrived = [await rd.wait(view["version"]) for rd in readers]
                 latencies.append(max(arrived) - start)
             for task in tasks:
@@ -260,7 +275,8 @@ def _measure(db: str, processes: int, tables: int, clients: int, seconds: float,
             else:
                 os.environ["PYTHONPATH"] = saved
     try:
-        res = asyncio.run(_run(servers, tables, clients, seconds, db))
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            res = runner.run(_run(servers, tables, clients, seconds, db))
     finally:
         for s in servers:
             s.stop()

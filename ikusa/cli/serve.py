@@ -34,6 +34,7 @@ def serve_cmd(
         from sqlalchemy.orm import Session
 
         from ikusa.server.app import create_app
+        from ikusa.server.collector import settle
         from ikusa.server.db import TableRow
         from ikusa.server.examples import DEFAULT_EXAMPLE, example_document
         from ikusa.server.settings import ServerSettings
@@ -56,5 +57,6 @@ def serve_cmd(
             console.print(f"  spectator: {base}/join/{created.tokens['spectator']}", highlight=False,
                           soft_wrap=True)
         console.print(f"ikusa serve on http://{host}:{port} (API docs: /docs; Ctrl-C stops)", highlight=False)
+        settle()  # start-up's objects out of the collector's sight (ikusa.server.collector)
         # a stop (Ctrl-C, SIGTERM) waits at most 3 s for open SSE streams, which never end by themselves
         uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)

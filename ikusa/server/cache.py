@@ -1,5 +1,6 @@
-"""Per-process caches of the table service: shared setups, one view per role and version,
-and what is derived from a view (its JSON text per ``log_since``, a page's HTML fragments).
+"""Per-process caches of the table service: shared setups, the replayed states of the tables
+in use, one view per role and version, and what is derived from a view (its JSON text per
+``log_since``, a page's HTML fragments).
 
 The store stays the truth (every entry is committed before a response is sent); these only
 keep this process from doing the same work twice:
@@ -7,6 +8,12 @@ keep this process from doing the same work twice:
 * :class:`SetupCache`: an encounter document → its validated :class:`TableSetup` (a
   maai encounter with homebrew rebuilds the whole catalogue: hundreds of ms).  A setup is
   read-only; every table state makes its own combats from it, as a replay does.
+* :class:`StateCache`: table id → its replayed :class:`TableState`, bounded: a table nobody
+  watches here (no open stream in this process) is forgotten once :data:`STATES_KEPT` others
+  were used after it, and replayed from the store when it is used again.  Kept states are most of
+  a server's heap (a finished maai battle: about 3 000 objects), and every object on it makes
+  each full pass of Python's cyclic collector, a pause of the whole event loop, longer
+  (:mod:`ikusa.server.collector`); until now a table's state stayed for the life of the process.
 * :class:`ViewCache`: ``(table, role, name)`` → the newest view projected for it, and
   per view a memo of what is derived from it.  A view is made for one role and one name,
   so a memo of it is shared only among clients of that role and name (secrecy: never
@@ -32,6 +39,8 @@ from ikusa.server.table import TableState
 
 #: distinct encounter documents whose setups are kept
 SETUPS_KEPT = 64
+#: replayed states kept of tables with no stream open in this process (watched ones are all kept)
+STATES_KEPT = 16
 
 
 def dumps(data: Any) -> str:
@@ -93,6 +102,54 @@ class SetupCache:
                 while len(self._setups) > self.kept:
                     self._setups.popitem(last=False)
         return setup
+
+
+class StateCache:
+    """Replayed states by table id, least recently used first (see the module doc).  ``watched``
+    says whether a table has a stream open in this process: such a table is never forgotten.
+    ``forgotten`` is called with the id of each table forgotten (its views go with it)."""
+
+    def __init__(self, watched: Callable[[str], bool], forgotten: Callable[[str], None],
+                 kept: int = STATES_KEPT) -> None:
+        self.kept = kept
+        self._watched = watched
+        self._forgotten = forgotten
+        self._states: OrderedDict[str, TableState] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: str) -> TableState | None:
+        """The kept state of ``table_id``, now the most recently used (``None``: not kept)."""
+        with self._lock:
+            st = self._states.get(table_id)
+            if st is not None:
+                self._states.move_to_end(table_id)
+            return st
+
+    def peek(self, table_id: str) -> TableState | None:
+        """The kept state of ``table_id``, its place unchanged."""
+        return self._states.get(table_id)
+
+    def put(self, table_id: str, st: TableState) -> None:
+        """Keep ``st`` as ``table_id``'s state; forget the least recently used unwatched tables
+        beyond :attr:`kept` of them (``st`` too, if it is one: it was just made, not used)."""
+        with self._lock:
+            self._states[table_id] = st
+            self._states.move_to_end(table_id)
+            gone: list[str] = []
+            if len(self._states) > self.kept:
+                idle = [tid for tid in self._states if not self._watched(tid)]  # least recently used first
+                gone = idle[:max(0, len(idle) - self.kept)]
+                for tid in gone:
+                    del self._states[tid]
+        for tid in gone:
+            self._forgotten(tid)
+
+    def pop(self, table_id: str) -> None:
+        with self._lock:
+            self._states.pop(table_id, None)
+
+    def __len__(self) -> int:
+        return len(self._states)
 
 
 @dataclass(slots=True)

@@ -5,10 +5,11 @@ committed; every subscriber of that table (an SSE stream, in an asyncio loop) ge
 new version and renders its own role's view.  Publishing is thread-safe (the service runs
 in worker threads) and never blocks: a slow subscriber only keeps the newest version.
 
-With PostgreSQL the writer instead sends ``NOTIFY ikusa_tables, '<id> <version> <start>
+With PostgreSQL the writer also sends ``NOTIFY ikusa_tables, '<id> <version> <start>
 <entries>'`` inside its transaction (delivered on commit), and each process ``LISTEN``\\ s on a
 connection of its own (:func:`ikusa.server.pg_async.listen`, on the server's loop) and
-publishes what arrives into the local hub (:func:`deliver`); so
+publishes what arrives into the local hub (:func:`deliver`; the writer's own process finds
+its version published already, and nothing more happens); so
 an action posted to one ``ikusa serve`` process reaches the SSE clients of every other one.  The
 entries (when they fit in a payload) let another process advance its kept state by them alone
 (:attr:`Hub.on_entries`), without reading the database.

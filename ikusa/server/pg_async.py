@@ -37,7 +37,7 @@ WRITE = (
     "SELECT pg_notify(%(c)s, %(p)s) FROM bump")
 
 #: connections kept open for writes (more are opened for a burst and closed after it)
-KEPT = 4
+KEPT = 16
 
 
 class PgWriter:

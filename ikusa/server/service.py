@@ -84,7 +84,7 @@ from sqlalchemy.orm import Session
 import ikusa
 from ikusa.dice.source import RandomSource
 from ikusa.engine.errors import IkusaError
-from ikusa.server.cache import CachedView, SetupCache, ViewCache, trim_log
+from ikusa.server.cache import CachedView, SetupCache, StateCache, ViewCache, trim_log
 from ikusa.server.db import Base, is_postgres
 from ikusa.server.entries import Row, act_build, ai_chain, push, seed_of
 from ikusa.server.errors import Conflict, Forbidden, NotFound, ServiceError, TooLarge, Unprocessable
@@ -139,10 +139,10 @@ class TableService(LinkService):
         self.engine = engine
         self.hub = hub
         self.postgres = is_postgres(str(engine.url))
-        self._states: dict[str, TableState] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self.views = ViewCache()
+        self._states = StateCache(lambda table_id: hub.subscribers(table_id) > 0, self.views.drop)
         self.setups = SetupCache()
         self._sqlite_writer = threading.Lock()
         #: per table, for :meth:`act_async` (the coroutines of one loop take turns before the thread lock)
@@ -218,8 +218,7 @@ class TableService(LinkService):
             for name in state.players():
                 tokens["players"][name] = self._new_token(conn, table_id, "player", name)
             tokens["spectator"] = self._new_token(conn, table_id, "spectator")
-        with self._guard:
-            self._states[table_id] = state
+        self._states.put(table_id, state)
         return Created(table_id, state.version, tokens)
 
     # -- reading --------------------------------------------------------------------------------
@@ -251,8 +250,7 @@ class TableService(LinkService):
             st = TableState(self.setups.get(row.setup), row.seed)
             for r in conn.execute(_NEWER, {"b_id": table_id, "b_seq": 0}):  # committed entries: a prefix
                 st.append(r.seq, r.kind, r.author, r.payload)
-        with self._guard:
-            self._states[table_id] = st
+        self._states.put(table_id, st)
         return st
 
     def view(self, principal: Principal, min_version: int | None = None) -> dict[str, Any]:
@@ -292,7 +290,7 @@ class TableService(LinkService):
         unit (whose chain may make hundreds of decisions in one write)."""
         if self.postgres and self.pg_writer is None:
             return False
-        st = self._states.get(table_id)
+        st = self._states.peek(table_id)
         return st is not None and not any(c.is_ai for c in st.combat.control.everyone().values())
 
     def state_for(self, principal: Principal) -> TableState:
@@ -387,8 +385,9 @@ class TableService(LinkService):
                 if rows:
                     self._commit(table_id, start, rows)
             view = self._written(principal, st, rows)
-        if rows and not self.postgres:
-            self.hub.publish(table_id, st.version)
+            new = st.version  # read under the lock: the next writer's entries are not committed yet
+        if rows:  # committed: this process's streams are told now (PostgreSQL's NOTIFY tells the others)
+            self.hub.publish(table_id, new)
         return view
 
     async def act_async(self, principal: Principal, version: int, *, action: str | None = None,
@@ -416,9 +415,13 @@ class TableService(LinkService):
                     rows += ai_chain(st)
                     if rows and not await self.pg_writer.write(self._pg_params(table_id, start, rows[-1][0], rows)):
                         raise Conflict("the table changed (another writer was first)")
-                return self._written(principal, st, rows)
+                view = self._written(principal, st, rows)
+                new = st.version
             finally:
                 lock.release()
+        if rows:  # committed: this process's streams need not wait for the NOTIFY to come back
+            self.hub.publish(table_id, new)
+        return view
 
     def _current(self, principal: Principal, version: int | None) -> tuple[TableState, int]:
         """The kept state to write on (table lock held) and its version; a stale ``version`` is
@@ -472,14 +475,14 @@ class TableService(LinkService):
         process's streams are made; otherwise nothing (a stream syncs from the database), also
         when a write of this process holds the table's lock.  Runs on the LISTEN loop (the
         server's own), before the new version is published."""
-        st = self._states.get(table_id)
+        st = self._states.peek(table_id)
         if st is None or st.version != start:  # not kept, or this process wrote them
             return
         lock = self._lock(table_id)
         if not lock.acquire(blocking=False):  # a write of this process holds it (the loop must not wait)
             return
         try:
-            st = self._states.get(table_id)
+            st = self._states.peek(table_id)
             if st is None or st.version != start:
                 return
             try:
@@ -493,8 +496,7 @@ class TableService(LinkService):
 
     def _drop(self, table_id: str, st: TableState, start: int, force: bool = False) -> None:
         if force or st.version != start:  # the cache holds entries that were not committed
-            with self._guard:
-                self._states.pop(table_id, None)
+            self._states.pop(table_id)
             self.views.drop(table_id)
 
     def _commit(self, table_id: str, start: int, rows: list[Row]) -> None:

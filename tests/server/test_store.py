@@ -145,3 +145,41 @@ def test_hub_delivers_across_threads_and_coalesces() -> None:
     first, latest, nothing = asyncio.run(main())
     assert first is not None and 3 <= first <= 5 and latest == 5 and nothing is None
     assert hub.subscribers("t1") == 0
+
+
+def _answer(v: dict[str, Any]) -> dict[str, Any]:
+    p = v["pending"]
+    return {"roll": True} if p["kind"] == "dice" else {"action": p["options"][0]["key"]}
+
+
+def test_a_forgotten_table_replays_to_the_same_view_and_watched_tables_stay_kept(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'ikusa.db'}")
+    migrate(engine)
+    hub = Hub()
+    service = TableService(engine, hub)
+    service._states.kept = 2
+    watched = service.create_document(AMBUSH, seed=3)
+    gm = Principal(watched.id, "gm")
+    v = service.view(gm)
+    v = service.act(gm, v["version"], **_answer(v))
+
+    async def main() -> None:
+        async with hub.subscribe(watched.id):  # a stream open in this process
+            first = Principal(service.create_document(AMBUSH, seed=4).id, "gm")
+            w = service.view(first)
+            w = service.act(first, w["version"], **_answer(w))
+            service.create_document(AMBUSH, seed=5)
+            assert service._states.peek(first.table_id) is not None  # 2 unwatched tables: kept
+            service.create_document(AMBUSH, seed=6)
+            assert service._states.peek(first.table_id) is None  # the least recently used, forgotten
+            assert service.views.peek(first, 0) is None  # with its views
+            assert service._states.peek(watched.id) is not None  # watched: never forgotten
+            assert len(service._states) == 2 + 1
+            assert service.view(first) == w  # replayed from the store: the same view
+            again = service.act(first, w["version"], **_answer(w))
+            assert again["version"] == w["version"] + 1
+            assert TableService(engine, Hub()).view(first) == again  # as a fresh process replays it
+
+    asyncio.run(main())
+    assert service.view(gm) == v
+    engine.dispose()
