@@ -92,7 +92,14 @@ def _kept() -> set[Path]:
     return {n.with_name(n.name + suffix) for n in names for suffix in EXTENSION_SUFFIXES}
 
 
+#: the setup.py commands that build code; the others (pip's metadata steps: egg_info, dist_info)
+#: get no extensions, so mypyc runs once per install, not once per step
+BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop", "bdist_egg"}
+
+
 def _extensions() -> list[Any]:
+    if not BUILDS & set(sys.argv[1:]):
+        return []
     if os.environ.get("IKUSA_PURE", "") not in ("", "0"):
         _say("IKUSA_PURE is set: pure Python, nothing compiled")
         _remove_built(set())

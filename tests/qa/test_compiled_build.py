@@ -40,8 +40,8 @@ def fake_build(tmp_path: Path) -> Path:
 
 
 def run_setup(tree: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "setup.py", "--name"], cwd=tree, env={**os.environ, **env},
-                          capture_output=True, text=True, check=False)
+    return subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree,
+                          env={**os.environ, **env}, capture_output=True, text=True, check=False)
 
 
 @pytest.mark.parametrize(("env", "said"), [
@@ -53,7 +53,6 @@ def test_a_pure_python_build_says_so_and_leaves_no_old_extension(tmp_path: Path,
     tree = fake_build(tmp_path)
     proc = run_setup(tree, **env)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "ikusa"
     assert said in proc.stderr.splitlines()
     # no extension is left in front of its .py (nor mypyc's shared library)
     assert not [p.name for p in tree.rglob(f"*{EXT}")]
