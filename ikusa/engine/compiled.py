@@ -36,9 +36,14 @@ def compiled_modules(package: Path = PACKAGE) -> list[str]:
     return [name for name, _, _ in _extensions(package)]
 
 
+#: seconds a source may be newer than its extension and still count as built with it: a wheel's
+#: files are unpacked one after the other (an edit comes later than that)
+SLACK = 2.0
+
+
 def stale_modules(package: Path = PACKAGE) -> list[str]:
     """The compiled modules whose source changed after they were built (rebuild: ``pip install -e .``)."""
-    return [name for name, ext, src in _extensions(package) if src.stat().st_mtime > ext.stat().st_mtime]
+    return [name for name, ext, src in _extensions(package) if src.stat().st_mtime > ext.stat().st_mtime + SLACK]
 
 
 def describe() -> str:
