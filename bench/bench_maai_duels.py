@@ -13,7 +13,9 @@ with the speed-up (target 1 of issue #12: at least x4 greedy duels/s).  The winn
 sides are compared too: the same seeds must give the same battles.  ``--calls`` adds each side's
 Python calls per battle under cProfile, a figure the shared machine's load does not move.
 ``--instructions N`` counts both sides' instructions a battle with valgrind's cachegrind
-(N duels, N/10 squad battles): the figure to quote when the machine is loaded.
+(N duels, N/10 squad battles): the figure to quote when the machine is loaded.  Every mode
+prints whether this checkout runs compiled (setup.py compiles the maai engine's hot modules
+with mypyc) or pure Python; the baseline side is always its pure-Python tree.
 """
 
 from __future__ import annotations
@@ -144,6 +146,7 @@ def compare_baseline(n: int, rounds: int, calls: bool = False) -> None:
     trees = {f"baseline {BASELINE}": checkout(), "current": current_tree()}
     print(f"maai battles/s CPU, {rounds} interleaved rounds, one subprocess per side and round "
           f"(N = {n} duels, {max(1, n // 10)} squad battles)")
+    print(_sides_line())
     for label, path, policy, div in KINDS:
         count = max(1, n // div)
         winners: dict[str, str] = {}
@@ -160,6 +163,15 @@ def compare_baseline(n: int, rounds: int, calls: bool = False) -> None:
                   + ", ".join(f"{name} {v:,.0f}" for name, v in counted.items()))
         if len(set(winners.values())) != 1:
             print(f"  WARNING: the sides differ in winners: {winners}")
+
+
+def _sides_line() -> str:
+    """What the two sides run: the baseline is its pure-Python tree; the current side is this
+    checkout as built (compiled with mypyc by setup.py, or pure Python)."""
+    from bench.baseline import BASELINE
+    from ikusa.engine import compiled
+
+    return f"  baseline {BASELINE}: pure Python; current: {compiled.describe()}"
 
 
 def _side(tree: Path, argv: list[str], count: int, winners: dict[str, str], name: str,
@@ -200,6 +212,7 @@ def compare_instructions(n: int) -> None:
 
     trees = {f"baseline {BASELINE}": checkout(), "current": current_tree()}
     print(f"maai instructions a battle (valgrind cachegrind; {n} duels, {max(1, n // 10)} squad battles)")
+    print(_sides_line())
     for label, path, policy, div in KINDS:
         count = max(1, n // div)
         per = {name: (instructions(tree, [path, policy, str(count)]) - instructions(tree, [path, policy, "0"])) / count
@@ -228,6 +241,9 @@ def main() -> None:
         compare_baseline(args.n or 2000, args.rounds, args.calls)
         return
     n = args.n or 3000
+    from ikusa.engine import compiled
+
+    print(f"maai battles, this checkout: {compiled.describe()}")
     duel, squad = load(DUEL), load(SQUAD)
     report("maai greedy duels", best_of(duel, GreedyPolicy(), n, args.repeat))
     report("maai random duels", best_of(duel, RandomPolicy(), n, args.repeat))

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,lab]'
+# the build compiles the maai engine's hot modules with mypyc, or falls back to pure Python (setup.py)
+.venv/bin/python -c "from ikusa.engine import compiled; print('ikusa:', compiled.describe())"
 source scripts/test_services.sh
 .venv/bin/ruff check ikusa tests bench
 .venv/bin/mypy

@@ -6,7 +6,32 @@ from collections.abc import Iterator
 
 import pytest
 
+from ikusa.engine import compiled
 from ikusa.systems import registry
+
+#: the modules this run imports compiled (mypyc, setup.py); empty in a pure-Python checkout
+COMPILED = compiled.compiled_modules()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "pure_python: patches or subclasses classes and functions that setup.py compiles "
+        "(mypyc refuses both); skipped in a compiled run, run on the pure-Python sources by "
+        "tests/qa/test_pure_python.py")
+    stale = compiled.stale_modules()
+    if stale:
+        raise pytest.UsageError(
+            f"the compiled build is stale (a .py changed after its extension was built): {', '.join(stale)}. "
+            "Rebuild with `pip install -e .` (or `IKUSA_PURE=1 pip install -e .` for pure Python); see README.")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not COMPILED:
+        return
+    skip = pytest.mark.skip(reason="compiled build: run on the pure-Python sources by tests/qa/test_pure_python.py")
+    for item in items:
+        if item.get_closest_marker("pure_python") is not None:
+            item.add_marker(skip)
 
 
 @pytest.fixture

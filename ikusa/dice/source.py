@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast
 
 from ikusa.engine.errors import DiceError
 
@@ -25,7 +25,6 @@ from ikusa.engine.errors import DiceError
 Die = tuple[int, int]
 
 
-@runtime_checkable
 class DiceSource(Protocol):
     """Anything that can roll ``count`` dice of ``sides`` faces."""
 
@@ -94,10 +93,13 @@ class ScriptedSource:
     def __init__(self, values: Iterable[int], fallback: DiceSource | None = None) -> None:
         if isinstance(values, str | bytes):
             raise DiceError(f"scripted dice must be a list of whole numbers, not the text {values!r}")
-        self._values = list(values)
-        for i, v in enumerate(self._values):
+        # checked as objects: compiled (mypyc, setup.py), a list typed list[int] would turn True
+        # into 1 and refuse "a" with a TypeError before the check could name them
+        raw: list[object] = list(values)
+        for i, v in enumerate(raw):
             if not isinstance(v, int) or isinstance(v, bool):
                 raise DiceError(f"scripted die #{i + 1} is {v!r}, not a whole number")
+        self._values = cast("list[int]", raw)
         self._pos = 0
         self.fallback = fallback
 

@@ -35,13 +35,10 @@ class Event:
     def lazy(cls, kind: str, rule: str, fmt: Callable[..., str], args: tuple[Any, ...],
              data: dict[str, Any] | None = None) -> Event:
         """An event whose text is ``fmt(*args)``, formatted when first read."""
-        e = cls.__new__(cls)
-        e.kind = kind
-        e.rule = rule
+        e = cls(kind, rule, "", data)
         e._text = None
         e._fmt = fmt
         e._args = args
-        e.data = {} if data is None else data
         return e
 
     @property

@@ -21,12 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.dice.source import DiceSource
 from ikusa.engine.events import Event
 
 Action = str
 
 
+# sengensyou's ColumnOption, a Python class, subclasses it (compiled with mypyc, setup.py)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Option:
     """One legal choice.  ``key`` is what is applied; ``label`` is for people (Japanese
     rule terms welcome); ``cost`` is the resource it spends (活力, DP …) when that is
@@ -56,13 +60,9 @@ class Option:
     def lazy(cls, key: Action, make_label: Callable[[], str], cost: int | None = None, odds: float | None = None,
              data: dict[str, Any] | None = None) -> Option:
         """An option whose label is ``make_label()``, made when first read."""
-        o = cls.__new__(cls)
-        o.key = key
+        o = cls(key, "", cost, odds, data)
         o._label = None
         o._make = make_label
-        o.cost = cost
-        o.odds = odds
-        o.data = {} if data is None else data
         return o
 
     @property
@@ -117,13 +117,10 @@ class Decision:
     def lazy(cls, actor: str, kind: str, fmt: Callable[..., str], args: tuple[Any, ...],
              options: tuple[Option, ...]) -> Decision:
         """A decision whose prompt is ``fmt(*args)``, made when first read."""
-        d = cls.__new__(cls)
-        d.actor = actor
-        d.kind = kind
+        d = cls(actor, kind, "", options)
         d._prompt = None
         d._fmt = fmt
         d._args = args
-        d.options = options
         return d
 
     @property

@@ -55,7 +55,9 @@ class BreathLimit:
 
 def breath_limit(
     extensions: Sequence[BreathExtension] | Mapping[str, int] = (),
-    narrowed: bool | int | None = False,
+    # object, not bool | int | None (which mypy simplifies to int | None: compiled, mypyc would
+    # pass a False in as the int 0, and 0 counts as narrowed)
+    narrowed: object = False,
     options: MaaiOptions | None = None,
 ) -> BreathLimit:
     """S-R27/S-R28 (000:L109-114): base 5; extensions from different sources stack, the same

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.engine.protocol import Option
 from ikusa.systems.maai.flow_base import Wait
 from ikusa.systems.maai.option_odds import NotedOption, Plan
@@ -27,6 +29,7 @@ from ikusa.systems.maai.option_odds import NotedOption, Plan
 CHOICES_MAX = 64
 
 
+@mypyc_attr(native_class=False)
 class BreathList(list[Option]):
     """A cached breath option list (never changed once made), its label plan (``None`` until
     worked out) and the greedy choices made on it (see the module)."""

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from ikusa.engine.protocol import Action, Decision, Option
 from ikusa.systems.maai.breath_memo import CHOICES_MAX
 
 
+# a policy is an extension point: Python subclasses of these compiled classes (mypyc, setup.py)
+# are allowed
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomPolicy:
     """Uniform over the legal options, using only the ``rng`` passed in."""
 
@@ -16,12 +21,15 @@ class RandomPolicy:
         return decision.options[rng.randrange(len(decision.options))].key
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyPolicy:
     """Spends 活力 within the breath limit, attacks the weakest reachable target with the
     best odds (closing in when nothing is in reach), reserves a defence after attacking, and
     uses fate on fumbles, failed rolls and lethal hits (not to upgrade a success to 会心)."""
 
-    min_odds = 0.1
+    #: a ClassVar, so a subclass's own value is the one read (compiled, a plain class attribute
+    #: would be an instance default that a Python subclass cannot override)
+    min_odds: ClassVar[float] = 0.1
 
     def choose(self, state: Any, decision: Decision, rng: random.Random) -> Action:
         opts = decision.options

@@ -58,7 +58,8 @@ class MaaiState(BreathFlow):
         self.dice = dice
         self.wait = None
         w.handler(action)
-        if self.wait is None:
+        # pending(), not self.wait: mypy (and so mypyc) still narrows the attribute to None here
+        if self.pending() is None:
             self._advance()
         out, self.ev = self.ev, []
         return out

@@ -41,7 +41,9 @@ class ColumnOption(Option):
         return t
 
 
-_new = object.__new__
+# Option's own __new__ (object.__new__ in pure Python): object.__new__ refuses a subclass of the
+# compiled Option (mypyc, setup.py)
+_new = Option.__new__
 
 
 def column_option(key: str, col: Column, cost: int | None, odds: float | None,

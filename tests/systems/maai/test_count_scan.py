@@ -29,6 +29,7 @@ def small(units: int) -> MaaiEncounter:
     return encounter_from_dict(mixed_doc(units, wounds=2), "<small>")
 
 
+@pytest.mark.pure_python  # patches a compiled method (CountTieFlow.next_actor)
 @pytest.mark.parametrize("enc", [load(EXAMPLES / "duel.yaml"), load(EXAMPLES / "squad_battle.yaml"), small(6),
                                  small(SCAN_UNITS)], ids=["duel", "squad", "mixed6", "mixed-max"])
 @pytest.mark.parametrize("policy", [GreedyPolicy(), RandomPolicy()], ids=["greedy", "random"])

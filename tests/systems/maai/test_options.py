@@ -79,12 +79,15 @@ def test_s_g07_placeholder_tables() -> None:
     ["options", "grades", "defence", "equipment", "costs", "breath", "fatigue", "damage", "survival", "catalog"],
 )
 def test_docstring_examples(module: str) -> None:
-    """The examples in the maai rules modules' docstrings are run as tests."""
+    """The examples in the maai rules modules' docstrings are run as tests (read from the
+    source when the module is compiled: tests/doctest_source.py)."""
     import doctest
     import importlib
 
+    from tests.doctest_source import testmod
+
     mod = importlib.import_module(f"ikusa.systems.maai.{module}")
-    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    result = testmod(mod, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -77,6 +77,7 @@ def play(enc: MaaiEncounter, policy: GreedyPolicy | RandomPolicy, dice: object, 
     return out
 
 
+@pytest.mark.pure_python  # subclasses the compiled MaaiState (DirectState)
 @pytest.mark.parametrize("name", ["duel.yaml", "squad_battle.yaml"])
 def test_both_dice_paths_give_the_same_battles(name: str) -> None:
     enc = load(name)
