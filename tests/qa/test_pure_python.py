@@ -45,7 +45,7 @@ def pure_copy(dest: Path) -> Path:
 
 
 def run_pure(tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1", IKUSA_PURE="1")
     return subprocess.run([sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, check=False)
 
 
