@@ -36,6 +36,15 @@ from setuptools.command.build_ext import build_ext
 #: maai/effects.py (Check is a tuple subclass whose properties are set in a class-body
 #: ``if TYPE_CHECKING``, which mypyc rejects), defence.py (rules_text.py shows its module
 #: docstring, which a compiled module drops) and engine/continuation.py (table mode only).
+#: fantasy and sengensyou (issue #12 target 2): their engine modules, without the pydantic
+#: models' modules (fantasy: battlefields, character, check, conditions, encounter, options;
+#: sengensyou: catalog, character, encounter, homebrew, options, status), the text and ruling
+#: modules read once (rules_text, rulings, data_files) and sengensyou's column_option.py (its
+#: ColumnOption is a Python subclass of the compiled Option, made through Option.__new__).
+#: Classes copied through ``cls.__new__`` (deepcopy for the lab's clones, pickle for
+#: ``ikusa sim --workers``, SengensyouState.clone) are ``allow_interpreted_subclasses``: with it a
+#: compiled ``__new__`` does not call ``__init__`` (mypy 2.4.1's ``serializable=True`` does not
+#: either, but then a plain ``Cls(args)`` no longer runs ``__init__`` at all).
 COMPILED = [
     "ikusa/dice/odds.py",
     "ikusa/dice/source.py",
@@ -49,6 +58,16 @@ COMPILED = [
         "count_ties", "damage", "equipment", "event_text", "fatigue", "fear", "flow_base", "fumble",
         "grades", "guard", "lull", "movement", "moves", "noncorporeal", "odds", "option_odds",
         "policies", "puppets", "reinforcements", "rules_link", "state", "survival", "units",
+    )),
+    *(f"ikusa/systems/fantasy/{name}.py" for name in (
+        "actions", "applying", "board", "cand", "commands", "effects", "formation", "legal", "lines",
+        "odds", "opposed", "option_cache", "option_list", "policies", "resolution", "setup", "state",
+        "surprise", "turns",
+    )),
+    *(f"ikusa/systems/sengensyou/{name}.py" for name in (
+        "actions", "attack_options", "attacks", "board", "bullets", "check", "checks_flow", "commands",
+        "defence", "effects", "gm", "graze", "legality", "movement", "odds", "policies", "refusals",
+        "spellcards", "state", "turn",
     )),
 ]
 

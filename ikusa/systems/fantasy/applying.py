@@ -21,6 +21,9 @@ worked out directly every time.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef, effective
 from ikusa.systems.fantasy.resolution import Applied, blocked_by, condition_modifiers
@@ -29,6 +32,7 @@ Key = tuple[object, ...]
 _ANY = Cond("")  # stands for "some source" where only the definitions are read
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 class Applying:
     """One set of applying condition definitions and the answers derived from it."""
 
@@ -121,7 +125,7 @@ class AppliesBook:
     by key (at most :data:`LIMIT`; then it starts afresh)."""
 
     __slots__ = ("sets",)
-    LIMIT = 4096
+    LIMIT: ClassVar[int] = 4096  # ClassVar: compiled (setup.py), a plain one is an instance default
 
     def __init__(self) -> None:
         self.sets: dict[Key, Applying | None] = {}

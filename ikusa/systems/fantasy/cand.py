@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.engine.errors import RuleViolation
 from ikusa.systems.fantasy.character import Fighter
 
@@ -15,6 +17,7 @@ if TYPE_CHECKING:
 HOST = "002 (host action economy, F.C)"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(slots=True)
 class Cand:
     key: str

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.engine.effects import EffectBook, EffectSpec
 from ikusa.systems.fantasy.resolution import Applied, Check, expand
 from ikusa.systems.gm_support import ruling_event
@@ -46,6 +48,7 @@ OUTCOMES: dict[str, str] = {"成功": "success", "自動成功": "success", "suc
                             "失敗": "failure", "自動失敗": "failure", "failure": "failure"}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(slots=True)
 class FantasyFx:
     """The GM's lasting and one-off changes to one fantasy state."""

@@ -14,6 +14,8 @@ from collections.abc import Callable, Hashable, Mapping
 from operator import attrgetter
 from typing import TypeVar, cast
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.systems.fantasy.battlefields import Battlefield
 from ikusa.systems.fantasy.character import Fighter
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef
@@ -39,6 +41,7 @@ def _memoised(memo: dict[K, V] | None, key: K, compute: Callable[[K], V]) -> V:
 PLACE = attrgetter("unit", "row", "front", "down", "fallen")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 class Formation:
     """Queries over the fighters' positions; positions themselves live on :class:`Fighter`."""
 

@@ -12,6 +12,8 @@ from fractions import Fraction
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.dice.odds import frac_text, percent_text
 from ikusa.dice.term_table import Group, Table, Text
 from ikusa.engine.errors import InputError
@@ -38,6 +40,7 @@ def success_probability(modifier: int, target: int, options: CheckOptions = DEFA
     return odds[CheckResult.SUCCESS] + odds[CheckResult.AUTO_SUCCESS]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(frozen=True, slots=True)
 class FantasyOdds:
     command: str

@@ -21,6 +21,8 @@ from fractions import Fraction
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.dice.odds import COMPARISONS, frac_text, percent_text
 from ikusa.dice.term_table import Group, Table, Text
 from ikusa.engine.errors import InputError
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 OPPOSED_RE = re.compile(rf"^2D6(?P<a>(?:[-+]{ARITH}*)?)(?P<op>>=|>)2D6(?P<b>(?:[-+]{ARITH}*)?)$")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(frozen=True, slots=True)
 class OpposedOdds:
     command: str

@@ -20,7 +20,7 @@ from scratch.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ikusa.engine.protocol import Option
 from ikusa.systems.fantasy.character import Fighter
@@ -45,10 +45,10 @@ class OptionBook:
 
     __slots__ = ("hits", "keeping", "lists")
     #: at most this many lists are kept
-    LIMIT = 2048
+    LIMIT: ClassVar[int] = 2048  # ClassVar: compiled (setup.py), a plain one is an instance default
     #: the reuse is first looked at when this many lists are kept (corridor_ambush random: 1 reuse
     #: in the first 256 lists; the examples that gain from keeping reuse one in three by then)
-    FIRST_CHECK = 256
+    FIRST_CHECK: ClassVar[int] = 256
 
     def __init__(self) -> None:
         self.lists: dict[Key, tuple[tuple[object, ...], tuple[Entry, ...]]] = {}

@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.engine.protocol import Action, Decision, Option
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomPolicy:
     """Any legal option, uniformly; 'end' only when it is the sole option or 1 in 10."""
 
@@ -19,6 +22,7 @@ class RandomPolicy:
         return rng.choice(opts).key
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyPolicy:
     """Best expected damage now (hit odds × expected damage, finishing blows first);
     otherwise stand up, wake allies, cast, or close in; else end the turn."""

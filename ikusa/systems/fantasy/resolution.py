@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.dice.odds import sum_counts
 from ikusa.dice.source import DiceSource, RandomSource
 from ikusa.systems.fantasy.conditions import Cond, ConditionDef
@@ -40,6 +42,7 @@ KIND_LABELS: dict[str, str] = {
 }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(slots=True, frozen=True)
 class Applied:
     """One modifier that applied: its value, the condition/situation and the rule."""
@@ -99,6 +102,7 @@ def blocked_by(tags: Iterable[str], conds: Iterable[tuple[Cond, ConditionDef]]) 
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 class Check:
     """A rolled (or refused) check with every number that went into it.  A value: its fields
     never change (a plain slots class with its 達成値 worked out once, issue #12; it was a
@@ -210,6 +214,7 @@ def damage_text(rolled: list[int], bonus: int, extra: list[Applied]) -> str:
     return f"{len(rolled)}D[{dice}]{bonus:+d}{mods}={total}"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(slots=True)
 class Damage:
     rolled: list[int]

@@ -74,7 +74,8 @@ class Setup:
         # derived data: it never makes two encounters differ (pydantic compares private attributes)
         return other is None or isinstance(other, Setup)
 
-    __hash__ = object.__hash__
+    def __hash__(self) -> int:  # by identity, as object's (compiled, a class-level alias is dropped)
+        return object.__hash__(self)
 
 
 def _none() -> None:

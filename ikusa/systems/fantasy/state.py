@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.dice.source import DiceSource
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
@@ -30,6 +32,7 @@ START = "start"
 _PROMPT = "第{}ラウンド {} の手番 (残りアクション {})".format
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 class FantasyState:
     """A fantasy (002) battle in progress."""
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.systems.sengensyou.catalog import AttackKind, Bullet
 from ikusa.systems.sengensyou.character import Fighter
 
@@ -34,6 +36,7 @@ def homing_cost(boosts: list[int] | tuple[int, ...]) -> int:
 ATTACK_JA = {"barrage": "弾幕", "shot": "ショット", "homing": "ホーミング", "melee": "近接攻撃"}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(frozen=True, slots=True)
 class Variant:
     """One usable (source, attack type) pair with its numbers."""

@@ -22,6 +22,8 @@ from fractions import Fraction
 from math import ceil, floor
 from typing import Literal
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.engine.errors import RuleViolation
 
 #: G-G30 ``gm.fixed_roll_rounding``
@@ -69,6 +71,7 @@ def check_dice_count(n_dice: int, *, combat: bool) -> None:
         )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(frozen=True, slots=True)
 class PoolCheck:
     """One dice-pool check: 判定値, the dice rolled (empty when diceless or fixed), and for

@@ -12,6 +12,8 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou import gm, graze, spellcards
 from ikusa.systems.sengensyou.character import Fighter
@@ -25,6 +27,7 @@ KIND_JA = {"shot": "ショット", "homing": "ホーミング", "melee": "近接
            "sc": "スペルカード"}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(slots=True)
 class DefenceResult:
     target: Fighter

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.engine.effects import EffectBook, EffectSpec
 from ikusa.systems.gm_support import ruling_event
 from ikusa.systems.sengensyou.checks_flow import PoolRoll
@@ -54,6 +56,7 @@ GM_END = "gm:end_turn"
 GM_REFRESH = "gm:refresh"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(slots=True)
 class SengensyouFx:
     """The GM's lasting and one-off changes to one 千幻抄 state."""

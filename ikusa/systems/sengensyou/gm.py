@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.systems.sengensyou.catalog import SpellCard
 from ikusa.systems.sengensyou.character import Fighter
 from ikusa.systems.sengensyou.state import SengensyouState
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(frozen=True, slots=True)
 class SurpriseEffect:
     no_evasion: bool = False

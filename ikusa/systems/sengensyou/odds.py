@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.dice.odds import COMPARISONS, at_least, frac_text, mean, percent_text, probability, shifted, sum_distribution
 from ikusa.dice.term_table import Group, Table, Text
 from ikusa.engine.errors import InputError
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
 TABLE_DICE: tuple[int, ...] = tuple(range(1, 7))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 @dataclass(frozen=True, slots=True)
 class SengensyouOdds:
     """The exact distribution of one check's 達成値 and what follows from it."""

@@ -8,6 +8,8 @@ import random
 from operator import attrgetter
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.engine.protocol import Decision, Option
 from ikusa.systems.sengensyou.bullets import HOMING_BOOST_BONUS
 from ikusa.systems.sengensyou.checks_flow import p_at_least
@@ -16,6 +18,7 @@ from ikusa.systems.sengensyou.defence import evade_base
 _KEY = attrgetter("key")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomPolicy:
     """Any legal option, uniformly (the property tests' adversary)."""
 
@@ -31,6 +34,7 @@ def _n(key: str) -> int:
 SCORED = frozenset({"barrage", "shot", "homing", "melee", "spell", "sc"})
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyPolicy:
     """A deterministic heuristic player (uses no randomness)."""
 

@@ -11,6 +11,8 @@ from collections.abc import Callable, Generator, Sequence
 from operator import attrgetter
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ikusa.dice.source import DiceSource, ScriptedSource
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.events import Event
@@ -26,6 +28,7 @@ Flow = Generator[Decision, str, None]
 _KEY = attrgetter("key")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # copied via cls.__new__ (deepcopy, pickle): see setup.py
 class SengensyouState:
     """One 千幻抄 battle in progress."""
 
