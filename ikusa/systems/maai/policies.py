@@ -9,6 +9,7 @@ from mypy_extensions import mypyc_attr
 
 from ikusa.engine.protocol import Action, Decision, Option
 from ikusa.systems.maai.breath_memo import CHOICES_MAX
+from ikusa.systems.maai.units import Unit
 
 
 # a policy is an extension point: Python subclasses of these compiled classes (mypyc, setup.py)
@@ -82,7 +83,9 @@ class GreedyPolicy:
         best_p = 0.0
         reserve: Option | None = None
         move: Option | None = None
-        by_id = state.by_id
+        # typed, so the compiled loops below read 戦力 natively and compare plain ints (issue #12
+        # target 3: a mass battle's breath looks at every enemy's attack option)
+        by_id: dict[str, Unit] = state.by_id
         me = by_id[decision.actor]
         has_defence: bool | None = None  # worked out when a reserve option comes up
         min_odds = self.min_odds
