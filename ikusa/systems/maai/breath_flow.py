@@ -82,6 +82,8 @@ class BreathFlow(MovementFlow):
     #: None when not known (a cached list, 式神 options added).  What a mass battle's breath reads
     #: instead of passing over every option (option_odds.annotation_plan, policies; issue #12)
     attack_spans: list[tuple[int, int, bool | None]] | None = None
+    #: per span of ``attack_spans``, the targets of its options in order (None: not kept)
+    attack_span_targets: list[list[Unit] | None] | None = None
 
     def cost_now(self, u: Unit, m: Move) -> int:
         """The cost of ``m`` for ``u`` now: final cost + a pending 構え崩し (S-T51)."""
@@ -225,6 +227,8 @@ class BreathFlow(MovementFlow):
         n_attacks = 0  # how many attack options (option_odds.annotate's reaction-note limit)
         #: where they are: (start, end, within) of each maneuver's attack options in ``out``
         spans: list[tuple[int, int, bool | None]] = []
+        #: per span, the targets of its options in order (None: not kept, the options say)
+        span_targets: list[list[Unit] | None] = []
         enemies: list[Unit] | None = None
         weapon_ok = not (u.dropped or u.broken)
         opts = self.opts
@@ -329,33 +333,39 @@ class BreathFlow(MovementFlow):
                         if got.seen != end:  # redo the enemies logged since (their Unit.urev changed)
                             index = got.index
                             found = got.found
-                            moved = False
+                            listed = got.listed
                             for j in range(got.seen, end):
                                 t = log[j]
                                 at = index.get(t.id)  # None: not an enemy of this list
                                 if at is not None:
                                     o = None if t.incapacitated or t.zone != zone else option_on(t)
-                                    if o is not found[at]:  # (options are memoised: the same one if unchanged)
+                                    was = found[at]
+                                    if o is not was:  # (options are memoised: the same one if unchanged)
+                                        # its place in the listed options: the targets listed before it
+                                        # (counted at C level)
+                                        pos = at - found[:at].count(None)
                                         found[at] = o
-                                        moved = True
+                                        if o is None:  # it left (戦闘不能, another zone)
+                                            del listed[pos]
+                                            del got.listed_targets[pos]
+                                        elif was is None:  # it came
+                                            listed.insert(pos, o)
+                                            got.listed_targets.insert(pos, t)
+                                        else:  # another option for the same target
+                                            listed[pos] = o
                             got.seen = end
-                            if moved:
-                                got.listed = [o for o in found if o is not None]
-                        listed = got.listed
-                        if listed:
-                            out.extend(listed)
-                            n_attacks += len(listed)
-                            spans.append((start, len(out), within))
-                        continue
-                    targets = [t for t in self.units if t.side != u.side]
-                    found = [None if t.incapacitated or t.zone != zone else option_on(t) for t in targets]
-                    out.extend(filter(None, found))
-                    if len(lists) >= 10_000:
-                        lists.clear()
-                    lists[list_key] = AttackList(n_units, targets, found, log)
-                    if len(out) > start:
-                        n_attacks += len(out) - start
+                    else:
+                        targets = [t for t in self.units if t.side != u.side]
+                        found = [None if t.incapacitated or t.zone != zone else option_on(t) for t in targets]
+                        if len(lists) >= 10_000:
+                            lists.clear()
+                        got = lists[list_key] = AttackList(n_units, targets, found, log)
+                    listed = got.listed
+                    if listed:
+                        out.extend(listed)
+                        n_attacks += len(listed)
                         spans.append((start, len(out), within))
+                        span_targets.append(got.listed_targets[:])  # (a copy: the list changes later)
                     continue
                 if enemies is None:
                     enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
@@ -380,6 +390,7 @@ class BreathFlow(MovementFlow):
                 if len(out) > start:
                     n_attacks += len(out) - start
                     spans.append((start, len(out), None if cap else within))  # None: 照準集中 options differ
+                    span_targets.append(None)
             elif k == "defence" or k == "counter":
                 if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
                         and (duplicates or m not in u.reservations)):
@@ -399,6 +410,7 @@ class BreathFlow(MovementFlow):
                     out.append(_simple(memo, "feat", m, cost, within))
         self.attack_count = n_attacks
         self.attack_spans = spans
+        self.attack_span_targets = span_targets
         if u.id in self.puppets or (gun_maneuver and not u.loaded):  # else gap_breath_options offers nothing
             out.extend(self.gap_breath_options(u))
             self.attack_count = None  # 式神 attacks among them: not counted
@@ -455,7 +467,8 @@ class BreathFlow(MovementFlow):
                 self.do_pass(u)
             return
         self.wait = BreathWait(u.id, breath_prompt, (u.name, u.vigor, u.breath_spent, u.cur_limit), tuple(opts),
-                               self.breath_handler(u), spans, None)
+                               self.breath_handler(u), spans, None,
+                               self.attack_span_targets if spans is not None else None)
 
     def breath_handler(self, u: Unit) -> Callable[[str], None]:
         """What applies the chosen key of ``u``'s breath decision."""

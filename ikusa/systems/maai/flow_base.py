@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
+from itertools import compress
 from operator import attrgetter
 from typing import Any
 
@@ -198,17 +199,19 @@ class EncounterCaches:
 class AttackList:
     """A breath's melee attack list kept per state (breath_flow.build_breath_options): the
     enemies (``targets``, in the battle's order; ``index``: id → position), each one's attack
-    option or None (``found``), the options listed (``listed``: ``found`` without the Nones),
-    and how far it has read the state's change log ``log`` (``seen``; FlowBase.unit_changes)."""
+    option or None (``found``), the options listed (``listed``: ``found`` without the Nones;
+    ``listed_targets``: their targets), and how far it has read the state's change log ``log``
+    (``seen``; FlowBase.unit_changes)."""
 
-    __slots__ = ("found", "index", "listed", "log", "n_units", "seen", "targets")
+    __slots__ = ("found", "index", "listed", "listed_targets", "log", "n_units", "seen", "targets")
 
     def __init__(self, n_units: int, targets: list[Unit], found: list[Option | None], log: list[Unit]) -> None:
         self.n_units = n_units
         self.targets = targets
         self.index = {t.id: i for i, t in enumerate(targets)}
         self.found = found
-        self.listed = [o for o in found if o is not None]
+        self.listed: list[Option] = list(filter(None, found))  # (C level)
+        self.listed_targets: list[Unit] = list(compress(targets, found))
         self.log = log
         self.seen = len(log)
 
