@@ -9,8 +9,6 @@ allowed (S-G52) and triggers the overload check when the breath ends (S-R29); a 
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress
-from operator import ne
 
 from ikusa.engine.errors import RuleViolation
 from ikusa.engine.protocol import Option
@@ -27,7 +25,7 @@ from ikusa.systems.maai.event_text import (
     maneuver_text,
     paid_text,
 )
-from ikusa.systems.maai.flow_base import GE_2D10
+from ikusa.systems.maai.flow_base import GE_2D10, AttackList
 from ikusa.systems.maai.movement import MovementFlow
 from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.option_odds import overload_note
@@ -42,6 +40,10 @@ from ikusa.systems.maai.units import Unit
 #: the breath-list cache serves battles of at most this many units: its key holds every enemy's
 #: state, so in a larger battle it costs O(N) per breath, hardly ever hits and fills memory
 BREATH_CACHE_UNITS = 12
+
+#: the unit change log (FlowBase.unit_changes) grows to at most this many entries per unit, then
+#: starts anew (its attack lists are then built again: amortised O(1) per change)
+LOG_MAX_PER_UNIT = 4
 
 #: options memoised per encounter at most (EncounterCaches.options; emptied when full)
 OPTION_MEMO_MAX = 200_000
@@ -80,6 +82,8 @@ class BreathFlow(MovementFlow):
     #: None when not known (a cached list, 式神 options added).  What a mass battle's breath reads
     #: instead of passing over every option (option_odds.annotation_plan, policies; issue #12)
     attack_spans: list[tuple[int, int, bool | None]] | None = None
+    #: per span of ``attack_spans``, the targets of its options in order (None: not kept)
+    attack_span_targets: list[list[Unit] | None] | None = None
 
     def cost_now(self, u: Unit, m: Move) -> int:
         """The cost of ``m`` for ``u`` now: final cost + a pending 構え崩し (S-T51)."""
@@ -210,12 +214,21 @@ class BreathFlow(MovementFlow):
         if len(memo) > OPTION_MEMO_MAX:
             memo.clear()
             attacks.clear()
+        log = self.unit_changes
+        if len(log) > LOG_MAX_PER_UNIT * len(self.units) + 64:
+            # a new log (the attack lists on the old one start anew): it stays short, so a copied
+            # state (lab search: deepcopy) does not carry the whole battle's changes
+            log = self.unit_changes = []
+            for x in self.units:
+                x.changes = log
         v = u.vigor
         left = u.cur_limit - u.breath_spent
         out: list[Option] = []
         n_attacks = 0  # how many attack options (option_odds.annotate's reaction-note limit)
         #: where they are: (start, end, within) of each maneuver's attack options in ``out``
         spans: list[tuple[int, int, bool | None]] = []
+        #: per span, the targets of its options in order (None: not kept, the options say)
+        span_targets: list[list[Unit] | None] = []
         enemies: list[Unit] | None = None
         weapon_ok = not (u.dropped or u.broken)
         opts = self.opts
@@ -308,35 +321,51 @@ class BreathFlow(MovementFlow):
 
                 start = len(out)  # this maneuver's attack options: out[start:] (a span)
                 if melee and not cap and listable:
-                    # the list per state: per enemy its option and revision (Unit.urev); only the
-                    # enemies that changed since are redone, so a mass battle's breath costs little
-                    # per target here (issue #12)
+                    # the list per state (flow_base.AttackList): per enemy its option; only the
+                    # enemies in the change log since its last look are redone, so a mass battle's
+                    # breath costs O(changes) here, not O(enemies) (issue #12 target 3)
                     list_key = (u.side, m.id, m.name, tags_key, cost, within, excess, tai, zone, base_mod)
                     lists = self.attack_lists
                     got = lists.get(list_key)
                     n_units = len(self.units)
-                    if got is not None and got[0] == n_units:
-                        _, targets, revs, found = got
-                        now = [t.urev for t in targets]  # (a comprehension: faster than map here)
-                        if now != revs:  # redo the enemies that changed (found at C level: compress)
-                            for i in compress(range(len(now)), map(ne, now, revs)):
-                                t = targets[i]
-                                found[i] = None if t.incapacitated or t.zone != zone else option_on(t)
-                            revs[:] = now
-                        out.extend(filter(None, found))
-                        if len(out) > start:
-                            n_attacks += len(out) - start
-                            spans.append((start, len(out), within))
-                        continue
-                    targets = [t for t in self.units if t.side != u.side]
-                    found = [None if t.incapacitated or t.zone != zone else option_on(t) for t in targets]
-                    out.extend(filter(None, found))
-                    if len(lists) >= 10_000:
-                        lists.clear()
-                    lists[list_key] = (n_units, targets, [t.urev for t in targets], found)
-                    if len(out) > start:
-                        n_attacks += len(out) - start
+                    if got is not None and got.n_units == n_units and got.log is log:
+                        end = len(log)
+                        if got.seen != end:  # redo the enemies logged since (their Unit.urev changed)
+                            index = got.index
+                            found = got.found
+                            listed = got.listed
+                            for j in range(got.seen, end):
+                                t = log[j]
+                                at = index.get(t.id)  # None: not an enemy of this list
+                                if at is not None:
+                                    o = None if t.incapacitated or t.zone != zone else option_on(t)
+                                    was = found[at]
+                                    if o is not was:  # (options are memoised: the same one if unchanged)
+                                        # its place in the listed options: the targets listed before it
+                                        # (counted at C level)
+                                        pos = at - found[:at].count(None)
+                                        found[at] = o
+                                        if o is None:  # it left (戦闘不能, another zone)
+                                            del listed[pos]
+                                            del got.listed_targets[pos]
+                                        elif was is None:  # it came
+                                            listed.insert(pos, o)
+                                            got.listed_targets.insert(pos, t)
+                                        else:  # another option for the same target
+                                            listed[pos] = o
+                            got.seen = end
+                    else:
+                        targets = [t for t in self.units if t.side != u.side]
+                        found = [None if t.incapacitated or t.zone != zone else option_on(t) for t in targets]
+                        if len(lists) >= 10_000:
+                            lists.clear()
+                        got = lists[list_key] = AttackList(n_units, targets, found, log)
+                    listed = got.listed
+                    if listed:
+                        out.extend(listed)
+                        n_attacks += len(listed)
                         spans.append((start, len(out), within))
+                        span_targets.append(got.listed_targets[:])  # (a copy: the list changes later)
                     continue
                 if enemies is None:
                     enemies = [t for t in self.units if t.side != u.side and not t.incapacitated]
@@ -361,6 +390,7 @@ class BreathFlow(MovementFlow):
                 if len(out) > start:
                     n_attacks += len(out) - start
                     spans.append((start, len(out), None if cap else within))  # None: 照準集中 options differ
+                    span_targets.append(None)
             elif k == "defence" or k == "counter":
                 if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
                         and (duplicates or m not in u.reservations)):
@@ -380,6 +410,7 @@ class BreathFlow(MovementFlow):
                     out.append(_simple(memo, "feat", m, cost, within))
         self.attack_count = n_attacks
         self.attack_spans = spans
+        self.attack_span_targets = span_targets
         if u.id in self.puppets or (gun_maneuver and not u.loaded):  # else gap_breath_options offers nothing
             out.extend(self.gap_breath_options(u))
             self.attack_count = None  # 式神 attacks among them: not counted
@@ -436,7 +467,8 @@ class BreathFlow(MovementFlow):
                 self.do_pass(u)
             return
         self.wait = BreathWait(u.id, breath_prompt, (u.name, u.vigor, u.breath_spent, u.cur_limit), tuple(opts),
-                               self.breath_handler(u), spans, None)
+                               self.breath_handler(u), spans, None,
+                               self.attack_span_targets if spans is not None else None)
 
     def breath_handler(self, u: Unit) -> Callable[[str], None]:
         """What applies the chosen key of ``u``'s breath decision."""

@@ -49,11 +49,11 @@ class BreathWait(Wait):
     a mass battle's breath then decides without a pass over every option's kind, issue #12
     target 3); ``None`` when not known.  Copies and pickles as the plain Decision."""
 
-    __slots__ = ("memo", "spans")
+    __slots__ = ("memo", "span_targets", "spans")
 
     def __init__(self, actor: str, fmt: Callable[..., str], args: tuple[Any, ...], options: tuple[Option, ...],
                  handler: Callable[[str], None], spans: list[tuple[int, int, bool | None]] | None,
-                 memo: BreathList | None) -> None:
+                 memo: BreathList | None, span_targets: list[list[Any] | None] | None = None) -> None:
         self.actor = actor
         self.kind = "breath"
         self._prompt = None
@@ -63,6 +63,8 @@ class BreathWait(Wait):
         self.handler = handler
         self.again = None
         self.spans = spans
+        #: per span, the targets (maai Unit) of its options in order, or None (the options say)
+        self.span_targets = span_targets
         self.memo = memo
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
+from itertools import compress
 from operator import attrgetter
 from typing import Any
 
@@ -195,6 +196,26 @@ class EncounterCaches:
         self.units = [(s, enc.resolved(s.id), side_rank[s.side]) for s in enc.units]
 
 
+class AttackList:
+    """A breath's melee attack list kept per state (breath_flow.build_breath_options): the
+    enemies (``targets``, in the battle's order; ``index``: id → position), each one's attack
+    option or None (``found``), the options listed (``listed``: ``found`` without the Nones;
+    ``listed_targets``: their targets), and how far it has read the state's change log ``log``
+    (``seen``; FlowBase.unit_changes)."""
+
+    __slots__ = ("found", "index", "listed", "listed_targets", "log", "n_units", "seen", "targets")
+
+    def __init__(self, n_units: int, targets: list[Unit], found: list[Option | None], log: list[Unit]) -> None:
+        self.n_units = n_units
+        self.targets = targets
+        self.index = {t.id: i for i, t in enumerate(targets)}
+        self.found = found
+        self.listed: list[Option] = list(filter(None, found))  # (C level)
+        self.listed_targets: list[Unit] = list(compress(targets, found))
+        self.log = log
+        self.seen = len(log)
+
+
 class FlowBase:
     """Shared state and machinery of :class:`~ikusa.systems.maai.state.MaaiState`."""
 
@@ -214,10 +235,14 @@ class FlowBase:
         self.units: list[Unit] = [Unit(s, res, rank, zone, opts) for s, res, rank in setup.units]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
         self.side_units = [(s, [u for u in self.units if u.side == s]) for s in enc.sides]
-        #: (attacker's side, maneuver, cost, room, zone, modifier …) → (units in the battle, the enemies,
-        #: their revisions (Unit.urev), each one's attack option or None): a breath's melee attack list,
+        #: (attacker's side, maneuver, cost, room, zone, modifier …) → a breath's melee attack list,
         #: where only the enemies that changed are redone (breath_flow)
-        self.attack_lists: dict[tuple[object, ...], tuple[int, list[Unit], list[int], list[Option | None]]] = {}
+        self.attack_lists: dict[tuple[object, ...], AttackList] = {}
+        #: every unit whose revision (Unit.urev) was bumped, in order (each Unit.changes is this
+        #: list); an attack list redoes the units logged since it last looked (breath_flow)
+        self.unit_changes: list[Unit] = []
+        for u in self.units:
+            u.changes = self.unit_changes
         #: how many attack options the last breath_options listed (None: not counted)
         self.attack_count: int | None = None
         #: the cached list the last breath_options copied (None: it built the options anew)

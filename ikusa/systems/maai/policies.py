@@ -9,6 +9,8 @@ from mypy_extensions import mypyc_attr
 
 from ikusa.engine.protocol import Action, Decision, Option
 from ikusa.systems.maai.breath_memo import CHOICES_MAX
+from ikusa.systems.maai.option_odds import outside
+from ikusa.systems.maai.units import Unit
 
 
 # a policy is an extension point: Python subclasses of these compiled classes (mypyc, setup.py)
@@ -82,18 +84,39 @@ class GreedyPolicy:
         best_p = 0.0
         reserve: Option | None = None
         move: Option | None = None
-        by_id = state.by_id
+        # typed, so the compiled loops below read 戦力 natively and compare plain ints (issue #12
+        # target 3: a mass battle's breath looks at every enemy's attack option)
+        by_id: dict[str, Unit] = state.by_id
         me = by_id[decision.actor]
         has_defence: bool | None = None  # worked out when a reserve option comes up
         min_odds = self.min_odds
         end = "pass"
         options = decision.options
-        spans = getattr(decision, "spans", None)  # breath_flow.BreathWait: where its attack options are
+        # breath_flow.BreathWait: where its attack options are (typed: native ints, compiled)
+        spans: list[tuple[int, int, bool | None]] | None = getattr(decision, "spans", None)
         if spans:
             # a mass battle's breath: each maneuver's attack options in one run; a run past the
             # limit is skipped whole, the rest is looked at option by option below
+            # per span its targets in the options' order, or None (typed: native loops, compiled)
+            span_targets: list[list[Unit] | None] | None = getattr(decision, "span_targets", None)
+            n = -1
             for start, stop, within in spans:
+                n += 1
                 if within is False:
+                    continue
+                targets: list[Unit] | None = span_targets[n] if span_targets is not None else None
+                if targets is not None and within is True:
+                    # no reads of the options' data nor of by_id
+                    j: int = start
+                    for tgt in targets:
+                        ot: Option = options[j]
+                        j += 1
+                        pt: float = ot.odds or 0.0
+                        if pt < min_odds:
+                            continue
+                        wt: int = -tgt.wounds
+                        if best is None or wt > best_w or (wt == best_w and pt > best_p):
+                            best, best_w, best_p = ot, wt, pt
                     continue
                 for o in options[start:stop]:
                     d = o.data
@@ -107,8 +130,12 @@ class GreedyPolicy:
                         best, best_w, best_p = o, w, p
             if best is not None:
                 return best.key
-            # no attack to make: the loop below finds none either and looks at the rest
-        for o in options:
+            # no attack to make: the loop below looks at the rest only (the options in the
+            # spans would not make one either)
+            rest: tuple[Option, ...] | list[Option] = [options[i] for i in outside(spans, len(options))]
+        else:
+            rest = options
+        for o in rest:
             d = o.data
             k = d["kind"]  # every maai breath option says its kind
             if k == "attack":  # most options of a big battle: the shortest path first

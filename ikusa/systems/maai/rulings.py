@@ -253,6 +253,7 @@ def _add_unit(st: Any, r: Any) -> None:
                                                                "<ruling>")
     rank = sides.index(spec.side)
     u = Unit(spec, res, rank, zones[0], st.opts)
+    u.changes = st.unit_changes  # its revision bumps go to the state's log (FlowBase.unit_changes)
     u.origin = origin
     st.fx.extra_resolved[u.id] = res
     st.units.append(u)

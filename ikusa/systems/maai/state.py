@@ -7,7 +7,6 @@ returns the events it caused; nothing else mutates the state.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 from ikusa.dice.source import DiceSource
@@ -19,7 +18,6 @@ from ikusa.systems.maai.breath_flow import BreathFlow
 from ikusa.systems.maai.encounter import MaaiEncounter
 
 _GUARD = 100_000
-_KEY = attrgetter("key")
 
 
 
@@ -53,7 +51,11 @@ class MaaiState(BreathFlow):
         w = self.wait
         if w is None:
             raise RuleViolation("S-G25", "000 §3.8", "the combat is over; no decision is pending")
-        if action not in map(_KEY, w.options):  # w.legal(action), as one C-level scan
+        for o in w.options:  # w.legal(action): a native loop (compiled), the same key first
+            k = o.key
+            if k is action or k == action:
+                break
+        else:
             raise self.explain_illegal(action)
         self.dice = dice
         self.wait = None

@@ -61,6 +61,7 @@ class Unit:
     """One combatant during a battle."""
 
     __slots__ = (
+        "_urev",
         "ab",
         "acted",
         "armour",
@@ -73,6 +74,7 @@ class Unit:
         "breath_spent",
         "breaths_taken",
         "broken",
+        "changes",
         "collapse",
         "crit_ext",
         "cur_limit",
@@ -114,7 +116,6 @@ class Unit:
         "static_mod",
         "status",
         "unaware",
-        "urev",
         "vigor",
         "weapon_grades",
         "wounds",
@@ -129,7 +130,11 @@ class Unit:
         #: ``formation``, ``unaware`` or ``armour_rev`` (and any flag a GM condition ruling sets,
         #: rulings._condition) must add 1 to it as well: they are plain slots (fast to read on the
         #: hot path), not properties (tests/systems/maai/test_attack_lists.py checks kept lists)
-        self.urev = 0
+        #: the state's unit change log (FlowBase.unit_changes, set by the state): every bump of
+        #: ``urev`` appends the unit, so an attack list redoes only the units logged since it
+        #: last looked (issue #12 target 3), not a scan of every enemy
+        self.changes: list[Unit] = []
+        self._urev = 0
         self.opts = opts
         self.id = spec.id
         self.name = spec.name
@@ -220,6 +225,15 @@ class Unit:
         if self.formation:
             out = (*out, DefenceBonus("陣形", self.formation, "formation"))
         return out
+
+    @property
+    def urev(self) -> int:
+        return self._urev
+
+    @urev.setter
+    def urev(self, value: int) -> None:
+        self._urev = value
+        self.changes.append(self)
 
     def count_value(self) -> int:
         """S-R35 / S-T18: the count a unit acts at: 活力, + 先攻 before its first breath."""
