@@ -54,7 +54,7 @@ COMPILED = [
     "ikusa/engine/protocol.py",
     "ikusa/engine/rounding.py",
     *(f"ikusa/systems/maai/{name}.py" for name in (
-        "attack_flow", "breath", "breath_flow", "breath_memo", "conditions", "costs", "count_index",
+        "attack_flow", "breath", "breath_flow", "breath_memo", "breath_options", "conditions", "costs", "count_index",
         "count_ties", "damage", "equipment", "event_text", "fatigue", "fear", "flow_base", "fumble",
         "grades", "guard", "lull", "movement", "moves", "noncorporeal", "odds", "option_odds",
         "policies", "puppets", "reinforcements", "rules_link", "state", "survival", "units",

@@ -15,6 +15,7 @@ from ikusa.engine.protocol import Option
 from ikusa.systems.maai import fear, noncorporeal, option_odds
 from ikusa.systems.maai.attack_flow import defence_key
 from ikusa.systems.maai.breath_memo import BreathList, BreathWait, noted_options
+from ikusa.systems.maai.breath_options import END, PASS, simple_option
 from ikusa.systems.maai.check import Check
 from ikusa.systems.maai.effects import tick_effects, without_feared
 from ikusa.systems.maai.event_text import (
@@ -47,31 +48,6 @@ LOG_MAX_PER_UNIT = 4
 
 #: options memoised per encounter at most (EncounterCaches.options; emptied when full)
 OPTION_MEMO_MAX = 200_000
-
-
-_END = Option("end", "一呼吸を終える", cost=0, data={"kind": "end"})
-_PASS = Option("pass", "パス (この間合はもう一呼吸しない; 活力は反応用に残る)", cost=0, data={"kind": "pass"})
-
-
-def _simple(memo: dict[tuple[object, ...], Option], what: str, m: Move, cost: int, within: bool) -> Option:
-    """A reserve / stance / 止血 / feat option of ``m`` (memoised on what it shows)."""
-    ck = (what, m.id, m.name, cost, within)
-    o = memo.get(ck)
-    if o is None:
-        if what == "reserve":
-            o = Option(f"reserve:{m.id}", f"{m.name} を予約 (活力{cost})", cost=cost,
-                       data={"kind": "reserve", "move": m.id, "within": within})
-        elif what == "stance":
-            o = Option(f"stance:{m.id}", f"構え {m.name} (活力{cost})", cost=cost,
-                       data={"kind": "stance", "move": m.id, "within": within})
-        elif what == "maintenance":
-            o = Option(f"use:{m.id}", f"{m.name} (止血, 活力{cost})", cost=cost,
-                       data={"kind": "feat", "move": m.id, "within": within})
-        else:
-            o = Option(f"use:{m.id}", f"{m.name} (活力{cost})", cost=cost,
-                       data={"kind": "feat", "move": m.id, "within": within})
-        memo[ck] = o
-    return o
 
 
 class BreathFlow(MovementFlow):
@@ -394,20 +370,20 @@ class BreathFlow(MovementFlow):
             elif k == "defence" or k == "counter":
                 if (m.reservable and not u.defenceless and (not m.zero_cost or self.zero_ok(u, m))
                         and (duplicates or m not in u.reservations)):
-                    out.append(_simple(memo, "reserve", m, cost, within))
+                    out.append(simple_option(memo, "reserve", m, cost, within))
             elif k == "movement":
                 out.extend(self.movement_options(u, m, cost, within))
             elif k == "stance":
                 if not u.defenceless and u.stance is not m:
-                    out.append(_simple(memo, "stance", m, cost, within))
+                    out.append(simple_option(memo, "stance", m, cost, within))
             elif k == "maintenance":
-                out.append(_simple(memo, "maintenance", m, cost, within))
+                out.append(simple_option(memo, "maintenance", m, cost, within))
             elif k == "command":
                 out.append(Option(f"use:{m.id}", f"{m.name} (陣形 防備+{self.opts.squad.formation_bonus}, 活力{cost})",
                                   cost=cost, data={"kind": "command", "move": m.id, "within": within}))
             elif k == "feat":
                 if not m.zero_cost or self.zero_ok(u, m):
-                    out.append(_simple(memo, "feat", m, cost, within))
+                    out.append(simple_option(memo, "feat", m, cost, within))
         self.attack_count = n_attacks
         self.attack_spans = spans
         self.attack_span_targets = span_targets
@@ -427,7 +403,7 @@ class BreathFlow(MovementFlow):
             elif rc <= v or overspend:
                 out.append(Option("release", f"構え {st.name} 解除 (活力{rc})", cost=rc,
                                   data={"kind": "release", "within": rc <= left}))
-        out.append(_END if u.acted else _PASS)
+        out.append(END if u.acted else PASS)
         return out
 
     def ask_breath(self, u: Unit) -> None:
