@@ -32,10 +32,9 @@ from setuptools.command.build_ext import build_ext
 
 #: the modules a maai battle runs through (cProfile of bench/bench_maai_duels.py), compiled.
 #: Left out: the pydantic models (options, tables, catalog, encounter, rulings: mypyc cannot
-#: compile classes of pydantic's metaclass, and they are read once per encounter), check.py and
-#: maai/effects.py (Check is a tuple subclass whose properties are set in a class-body
-#: ``if TYPE_CHECKING``, which mypyc rejects), defence.py (rules_text.py shows its module
-#: docstring, which a compiled module drops) and engine/continuation.py (table mode only).
+#: compile classes of pydantic's metaclass, and they are read once per encounter), defence.py
+#: (rules_text.py shows its module docstring, which a compiled module drops) and
+#: engine/continuation.py (table mode only).
 #: fantasy and sengensyou (issue #12 target 2): their engine modules, without the pydantic
 #: models' modules (fantasy: battlefields, character, check, conditions, encounter, options;
 #: sengensyou: catalog, character, encounter, homebrew, options, status), the text and ruling
@@ -54,9 +53,9 @@ COMPILED = [
     "ikusa/engine/protocol.py",
     "ikusa/engine/rounding.py",
     *(f"ikusa/systems/maai/{name}.py" for name in (
-        "attack_flow", "breath", "breath_flow", "breath_memo", "breath_options", "conditions", "costs", "count_index",
-        "count_ties", "damage", "equipment", "event_text", "fatigue", "fear", "flow_base", "fumble",
-        "grades", "guard", "lull", "movement", "moves", "noncorporeal", "odds", "option_odds",
+        "attack_flow", "breath", "breath_flow", "breath_memo", "breath_options", "check", "conditions", "costs",
+        "count_index", "count_ties", "damage", "effects", "equipment", "event_text", "fatigue", "fear", "flow_base",
+        "fumble", "grades", "guard", "lull", "movement", "moves", "noncorporeal", "odds", "option_odds",
         "policies", "puppets", "reinforcements", "rules_link", "state", "survival", "units",
     )),
     *(f"ikusa/systems/fantasy/{name}.py" for name in (

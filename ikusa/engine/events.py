@@ -35,7 +35,7 @@ class Event:
     def lazy(cls, kind: str, rule: str, fmt: Callable[..., str], args: tuple[Any, ...],
              data: dict[str, Any] | None = None) -> Event:
         """An event whose text is ``fmt(*args)``, formatted when first read."""
-        e = cls(kind, rule, "", data)
+        e = Event(kind, rule, "", data)  # not cls(…): compiled, a direct native construction
         e._text = None
         e._fmt = fmt
         e._args = args

@@ -13,8 +13,7 @@ Pure functions on immutable values; shared by the dice bot, the odds and the com
 from __future__ import annotations
 
 from enum import StrEnum
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 from ikusa.engine.errors import RuleViolation
 
@@ -30,6 +29,11 @@ class Outcome(StrEnum):
     FUMBLE = "失着"  # doubles + failure (S-R10)
     TENMEI = "天命"  # [10,10] + success (S-R11)
     GOUHOU = "業報"  # [1,1] + failure (S-R11)
+
+    def __hash__(self) -> int:
+        # Enum's own hash of the name, as a compiled method (Enum.__hash__ is Python-level code,
+        # run on every dict or set lookup keyed by an outcome: OUTCOME_RANK, _SUCCEEDED …)
+        return hash(self._name_)
 
     @property
     def succeeded(self) -> bool:
@@ -51,7 +55,6 @@ _CRITICAL = frozenset((Outcome.CRITICAL, Outcome.TENMEI))
 _FUMBLED = frozenset((Outcome.FUMBLE, Outcome.GOUHOU))
 _TENMEI, _CRIT, _SUCCESS = Outcome.TENMEI, Outcome.CRITICAL, Outcome.SUCCESS
 _FAILURE, _FUMBLE, _GOUHOU = Outcome.FAILURE, Outcome.FUMBLE, Outcome.GOUHOU
-_new = tuple.__new__
 
 
 #: best → worst, the order fate intervention optimises in (issue #2, S-G27)
@@ -74,81 +77,73 @@ def clamp_modifier(modifier: int) -> int:
     return max(MOD_MIN, min(MOD_MAX, modifier))
 
 
-class Check(tuple[Any, ...]):
+class Check:
     """One 2d10 check: ``dice`` as rolled (after any fate), the raw ``modifier`` (clamped
     when read), the ``target`` (TN or 防備).  ``crit_extension`` is 会心拡張 (S-R12):
     a success whose dice differ by exactly 1 is also 会心.  ``fated`` lists the fate
     interventions applied, as (die index, delta).  ``total`` (S-R01: 2d10 + clamped modifier),
     ``success`` (S-R01: total ≥ TN) and ``outcome`` (S-R09…S-R12; S-G29: a failing [10,10] is
-    plain 失着, a succeeding [1,1] plain 会心) are worked out once, when it is made.
+    plain 失着, a succeeding [1,1] plain 会心) are worked out once, when it is made, and so is
+    ``rank``, the outcome's :data:`OUTCOME_RANK`.
 
-    An immutable value (==, hash and repr by its fields, as the frozen dataclass it was): a
-    tuple of its fields and the derived numbers, read through C-level getters (issue #12: made
-    once per roll and read several times on the hot path), and no ``dataclasses`` import into a
-    cold ``ikusa odds`` process (target 5).
+    An immutable value (==, hash and repr by its fields; copies and pickles by them): a plain
+    class compiled to a native one (setup.py; issue #12: made once per roll and read several
+    times on the hot path).  The flow shares one object per roll: nothing assigns its fields
+    after it is made (compiled, they cannot be assigned at all).
 
     >>> Check((3, 4), 1, 9) == Check((3, 4), 1, 9), Check((3, 4), 1, 9)
     (True, Check(dice=(3, 4), modifier=1, target=9, crit_extension=False, fated=()))
-    >>> Check((3, 4), 1, 9).target = 2
-    Traceback (most recent call last):
-    ...
-    AttributeError: property 'target' of 'Check' object has no setter
+    >>> import pickle; pickle.loads(pickle.dumps(Check((7, 7), 2, 17))).outcome.value
+    '失着'
     """
 
-    __slots__ = ()
+    __slots__ = ("crit_extension", "dice", "fated", "modifier", "outcome", "rank", "success", "target", "total")
     #: the fields, in order: the arguments of the constructor, and repr
-    _fields: tuple[str, ...] = ("dice", "modifier", "target", "crit_extension", "fated")
+    _fields: ClassVar[tuple[str, ...]] = ("dice", "modifier", "target", "crit_extension", "fated")
 
-    if TYPE_CHECKING:
-        @property
-        def dice(self) -> tuple[int, int]: ...
-        @property
-        def modifier(self) -> int: ...
-        @property
-        def target(self) -> int: ...
-        @property
-        def crit_extension(self) -> bool: ...
-        @property
-        def fated(self) -> tuple[tuple[int, int], ...]: ...
-        @property
-        def total(self) -> int: ...
-        @property
-        def success(self) -> bool: ...
-        @property
-        def outcome(self) -> Outcome: ...
-    else:
-        dice = property(itemgetter(0))
-        modifier = property(itemgetter(1))
-        target = property(itemgetter(2))
-        crit_extension = property(itemgetter(3))
-        fated = property(itemgetter(4))
-        total = property(itemgetter(5))
-        success = property(itemgetter(6))
-        outcome = property(itemgetter(7))
-
-    def __new__(cls, dice: tuple[int, int], modifier: int, target: int,
-                crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = ()) -> Check:
+    def __init__(self, dice: tuple[int, int], modifier: int, target: int,
+                 crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = ()) -> None:
         a, b = dice
         total = a + b + (MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier)
+        self.dice = dice
+        self.modifier = modifier
+        self.target = target
+        self.crit_extension = crit_extension
+        self.fated = fated
+        self.total = total
         if total >= target:
+            self.success = True
             if a == b:
-                out = _TENMEI if a == 10 else _CRIT
+                self.outcome, self.rank = (_TENMEI, 5) if a == 10 else (_CRIT, 4)
             elif crit_extension and (a - b == 1 or b - a == 1):
-                out = _CRIT
+                self.outcome, self.rank = _CRIT, 4
             else:
-                out = _SUCCESS
-            return _new(cls, (dice, modifier, target, crit_extension, fated, total, True, out))
-        if a == b:
-            out = _GOUHOU if a == 1 else _FUMBLE
+                self.outcome, self.rank = _SUCCESS, 3
+        elif a == b:
+            self.success = False
+            self.outcome, self.rank = (_GOUHOU, 0) if a == 1 else (_FUMBLE, 1)
         else:
-            out = _FAILURE
-        return _new(cls, (dice, modifier, target, crit_extension, fated, total, False, out))
+            self.success = False
+            self.outcome, self.rank = _FAILURE, 2
 
-    def __getnewargs__(self) -> tuple[Any, ...]:  # copy / deepcopy / pickle: the constructor's arguments
-        return self[:5]
+    def args(self) -> tuple[Any, ...]:
+        """The constructor's arguments (what ==, hash, copy and pickle go by)."""
+        return (self.dice, self.modifier, self.target, self.crit_extension, self.fated)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, Check) and self.args() == other.args()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self.args())
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy / deepcopy / pickle: the constructor's arguments
+        return (type(self), self.args())
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        inner = ", ".join(f"{f}={v!r}" for f, v in zip(self._fields, self.args(), strict=True))
         return f"{type(self).__name__}({inner})"
 
     @property
@@ -191,7 +186,7 @@ class Check(tuple[Any, ...]):
         best = self
         for i, d in self.fate_choices():
             cand = self.with_fate(i, d)
-            if OUTCOME_RANK[cand.outcome] > OUTCOME_RANK[best.outcome]:
+            if cand.rank > best.rank:
                 best = cand
         return best
 

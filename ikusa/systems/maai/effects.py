@@ -19,12 +19,10 @@ which changes whenever an effect on the unit does (GUIDE: caches assume fixed mo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 from ikusa.engine.effects import ActiveEffect, EffectBook, EffectSpec
-from ikusa.systems.maai.check import Check, Outcome
+from ikusa.systems.maai.check import OUTCOME_RANK, Check, Outcome
 from ikusa.systems.maai.conditions import PER_MAAI_NAMES, builtin
 
 #: accepted modifier key → canonical key
@@ -66,47 +64,48 @@ class ForcedCheck(Check):
     """A rolled check whose outcome the GM has overruled (issue #8 §2 ``override``): the dice
     stay as rolled (and recorded); the outcome is the forced one; no fate is offered on it."""
 
-    __slots__ = ()
-    _fields = (*Check._fields, "forced")
+    __slots__ = ("forced",)
+    _fields: ClassVar[tuple[str, ...]] = (*Check._fields, "forced")
 
-    if TYPE_CHECKING:
-        @property
-        def forced(self) -> Outcome: ...
-    else:
-        forced = property(itemgetter(8))
-
-    def __new__(cls, dice: tuple[int, int], modifier: int, target: int,
-                crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = (),
-                forced: Outcome = Outcome.SUCCESS) -> ForcedCheck:
-        rolled = Check(dice, modifier, target, crit_extension, fated)
+    def __init__(self, dice: tuple[int, int], modifier: int, target: int,
+                 crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = (),
+                 forced: Outcome = Outcome.SUCCESS) -> None:
+        super().__init__(dice, modifier, target, crit_extension, fated)
         # the rolled total stays; the outcome (and so success) is the forced one
-        return tuple.__new__(cls, (*rolled[:6], forced.succeeded, forced, forced))
+        self.success = forced.succeeded
+        self.outcome = forced
+        self.rank = OUTCOME_RANK[forced]
+        self.forced = forced
 
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        return (*self[:5], self[8])
+    def args(self) -> tuple[Any, ...]:
+        return (*super().args(), self.forced)
 
 
-@dataclass(slots=True)
 class MaaiFx:
-    """The GM's lasting and one-off changes to one maai state."""
+    """The GM's lasting and one-off changes to one maai state.  A plain class (not a dataclass:
+    a compiled dataclass's ``__init__`` is Python-level code, and one is made per battle)."""
 
-    book: EffectBook = field(default_factory=EffectBook)
-    #: homebrew effects by name (the encounter's ``homebrew: effects:``)
-    homebrew: dict[str, EffectSpec] = field(default_factory=dict)
-    #: unit id → one-off modifiers on its next check, as (value, reason)
-    next_mod: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
-    #: unit id ("" = whoever rolls next) → forced outcome of the next check or d100 table
-    override: dict[str, tuple[str, str]] = field(default_factory=dict)
-    #: units added by a ruling: id → resolved catalog data (the encounter has only its own)
-    extra_resolved: dict[str, Any] = field(default_factory=dict)
-    #: S-G18 fear from data (maai/fear.py): the fear_aura units (None = not looked up yet),
-    #: the unit ids they were looked up for, and the (unit, source, 間合) aura checks rolled
-    fear_aura: tuple[str, ...] | None = None
-    fear_seen_units: tuple[str, ...] = ()
-    fear_faced: set[tuple[str, str, int]] = field(default_factory=set)
-    #: S-G05 非実体 units (maai/noncorporeal.py; None = not looked up yet) and the unit count then
-    noncorporeal: frozenset[str] | None = None
-    noncorporeal_units: int = 0
+    __slots__ = ("book", "extra_resolved", "fear_aura", "fear_faced", "fear_seen_units", "homebrew", "next_mod",
+                 "noncorporeal", "noncorporeal_units", "override")
+
+    def __init__(self, homebrew: dict[str, EffectSpec] | None = None) -> None:
+        self.book = EffectBook()
+        #: homebrew effects by name (the encounter's ``homebrew: effects:``)
+        self.homebrew: dict[str, EffectSpec] = {} if homebrew is None else homebrew
+        #: unit id → one-off modifiers on its next check, as (value, reason)
+        self.next_mod: dict[str, list[tuple[int, str]]] = {}
+        #: unit id ("" = whoever rolls next) → forced outcome of the next check or d100 table
+        self.override: dict[str, tuple[str, str]] = {}
+        #: units added by a ruling: id → resolved catalog data (the encounter has only its own)
+        self.extra_resolved: dict[str, Any] = {}
+        #: S-G18 fear from data (maai/fear.py): the fear_aura units (None = not looked up yet),
+        #: the unit ids they were looked up for, and the (unit, source, 間合) aura checks rolled
+        self.fear_aura: tuple[str, ...] | None = None
+        self.fear_seen_units: tuple[str, ...] = ()
+        self.fear_faced: set[tuple[str, str, int]] = set()
+        #: S-G05 非実体 units (maai/noncorporeal.py; None = not looked up yet) and the unit count then
+        self.noncorporeal: frozenset[str] | None = None
+        self.noncorporeal_units = 0
 
     def parts(self, uid: str, keys: tuple[str, ...]) -> list[tuple[int, str]]:
         out: list[tuple[int, str]] = []

@@ -18,7 +18,7 @@ from typing import Any
 from ikusa.dice.source import DiceSource, RandomSource
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
-from ikusa.systems.maai.check import OUTCOME_RANK, Check
+from ikusa.systems.maai.check import MOD_MAX, MOD_MIN, Check
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import MaaiFx, gm_check
 from ikusa.systems.maai.encounter import MaaiEncounter, ResolvedUnit
@@ -48,20 +48,51 @@ def p_success(modifier: int, target: int) -> float:
     return _GE[k + 40]
 
 
+#: an outcome's text by its OUTCOME_RANK (業報 0 … 天命 5)
+_OUTCOME_TEXT = ("業報", "失着", "失敗", "成功", "会心", "天命")
+
+
+def _outcome_rank(a: int, b: int, m: int, target: int, crit_extension: bool) -> int:
+    """OUTCOME_RANK of the roll ``a``, ``b`` with the clamped modifier ``m``: Check's outcome
+    (S-R08…S-R12, S-G29) in plain integers, for the fate table below."""
+    if a + b + m >= target:
+        if a == b:
+            return 5 if a == 10 else 4
+        return 4 if crit_extension and (a - b == 1 or b - a == 1) else 3
+    if a == b:
+        return 0 if a == 1 else 1
+    return 2
+
+
+def _relevant(rank: int, relevance: str) -> int:
+    """What of an outcome a roll's fate question is about (S-G28): success only, or no 会心."""
+    if relevance == "success":
+        return 1 if rank >= 3 else 0
+    if relevance == "no_crit":
+        return 3 if rank >= 3 else (2 if rank == 2 else 1)
+    return rank
+
+
 @lru_cache(maxsize=65536)
 def _fate_alternatives(dice: tuple[int, int], modifier: int, target: int, crit_extension: bool, relevance: str,
                        own: bool, every: bool = False) -> tuple[tuple[int, int, bool, str, int], ...]:
     """The single-die ±1 interventions that change what a roll means (all legal ones with
     ``every``), memoised: a pure function of the roll, as (die, delta, better for the
-    chooser, outcome, total)."""
-    chk = Check(dice, modifier, target, crit_extension)
-    base = _rank(chk, relevance)
+    chooser, outcome, total), in Check.fate_choices' order (tests/systems/maai/test_fate_filter.py
+    checks it against Check.with_fate)."""
+    a, b = dice
+    m = MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier
+    base = _relevant(_outcome_rank(a, b, m, target, crit_extension), relevance)
     out = []
-    for i, d in chk.fate_choices():
-        alt = chk.with_fate(i, d)
-        rank = _rank(alt, relevance)
-        if rank != base or every:
-            out.append((i, d, rank > base if own else rank < base, alt.outcome.value, alt.total))
+    for i in (0, 1):
+        for d in (-1, 1):
+            na, nb = (a + d, b) if i == 0 else (a, b + d)
+            if not (1 <= na <= 10 and 1 <= nb <= 10):
+                continue  # S-R16: a die stays within 1…10
+            full = _outcome_rank(na, nb, m, target, crit_extension)
+            rank = _relevant(full, relevance)
+            if rank != base or every:
+                out.append((i, d, rank > base if own else rank < base, _OUTCOME_TEXT[full], na + nb + m))
     return tuple(out)
 
 
@@ -74,8 +105,9 @@ def _fate_offer(dice: tuple[int, int], modifier: int, target: int, crit_extensio
     alts = _fate_alternatives(dice, modifier, target, crit_extension, relevance, own, every)
     if not alts:
         return ()
-    was = Check(dice, modifier, target, crit_extension).outcome.value
-    options = [Option(f"fate:{i}{d:+d}", f"運命介入 {i + 1}個目 {dice[i]}→{dice[i] + d}"
+    m = MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier
+    was = _OUTCOME_TEXT[_outcome_rank(dice[0], dice[1], m, target, crit_extension)]
+    options = [Option(f"fate:{i}{'+1' if d > 0 else '-1'}", f"運命介入 {i + 1}個目 {dice[i]}→{dice[i] + d}"
                       f" ({outcome}, 合計{total})", cost=1,
                       data={"kind": "fate", "better": better, "outcome": outcome, "was": was, "own": own})
                for i, d, better, outcome, total in alts]
@@ -94,15 +126,6 @@ def fate_cannot_matter(c: Check) -> bool:
         return False
     a, b = c.dice
     return a - b >= 3 or b - a >= 3
-
-
-def _rank(c: Check, relevance: str) -> int:
-    if relevance == "success":
-        return int(c.success)
-    r = OUTCOME_RANK[c.outcome]
-    if relevance == "no_crit":
-        return 3 if r >= 3 else (2 if r == 2 else 1)
-    return r
 
 
 class Wait(Decision):
@@ -372,7 +395,7 @@ class FlowBase:
             owner.fate_left -= 1
             rule = "S-R14" if own else "S-G51"
             self.emit("fate", rule, f"{owner.name} 運命介入: {i + 1}個目 {chk.dice[i]}→{new.dice[i]} "
-                      f"({chk.total}→{new.total}, {new.outcome.value}) 残り{owner.fate_left}",
+                      f"({chk.total}→{new.total}, {new.outcome._value_}) 残り{owner.fate_left}",
                       unit=owner.id, die=i, delta=d, total=new.total, fate_left=owner.fate_left)
             if used + 1 < limit:
                 self.offer_fate(owner, new, then, own, allow_down, relevance, used + 1)

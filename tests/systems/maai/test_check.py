@@ -76,3 +76,30 @@ def test_best_fate_never_worse() -> None:
         for tn in range(5, 20, 2):
             c = Check(dice, 0, tn)
             assert OUTCOME_RANK[c.best_fate().outcome] >= OUTCOME_RANK[c.outcome]
+
+
+def test_rank_is_the_outcomes_rank_and_checks_are_values() -> None:
+    """Check.rank is OUTCOME_RANK of its outcome (worked out once, issue #12) for every roll,
+    modifier and TN; a check equals, hashes and pickles by its five fields."""
+    import copy
+    import pickle
+
+    from ikusa.systems.maai.check import OUTCOME_RANK
+    from ikusa.systems.maai.effects import ForcedCheck
+
+    for dice in ALL:
+        for mod in (-11, 0, 4):
+            for tn in range(2, 24, 3):
+                for ce in (False, True):
+                    c = Check(dice, mod, tn, ce)
+                    assert c.rank == OUTCOME_RANK[c.outcome]
+    c = Check((7, 7), 2, 17, False, ((0, 1),))
+    assert c == Check((7, 7), 2, 17, False, ((0, 1),)) and hash(c) == hash(Check((7, 7), 2, 17, False, ((0, 1),)))
+    assert c != Check((7, 7), 2, 16, False, ((0, 1),))
+    for twin in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c), copy.copy(c)):
+        assert twin == c and twin.outcome is Outcome.FUMBLE and twin.fated == ((0, 1),)
+    f = ForcedCheck((2, 3), 0, 11, forced=Outcome.CRITICAL)
+    assert (f.total, f.success, f.outcome, f.rank) == (5, True, Outcome.CRITICAL, 4)
+    assert f != Check((2, 3), 0, 11) and pickle.loads(pickle.dumps(f)) == f
+    assert repr(f) == ("ForcedCheck(dice=(2, 3), modifier=0, target=11, crit_extension=False, fated=(), "
+                       "forced=<Outcome.CRITICAL: '会心'>)")

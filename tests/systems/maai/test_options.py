@@ -76,7 +76,8 @@ def test_s_g07_placeholder_tables() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    ["options", "grades", "defence", "equipment", "costs", "breath", "fatigue", "damage", "survival", "catalog"],
+    ["options", "grades", "defence", "equipment", "costs", "breath", "fatigue", "damage", "survival", "catalog",
+     "check"],
 )
 def test_docstring_examples(module: str) -> None:
     """The examples in the maai rules modules' docstrings are run as tests (read from the
