@@ -280,7 +280,10 @@ class AttackFlow(GuardFlow):
         assert c is not None
         # the list depends only on these (costs: 心府 or not; usable: weapon in hand; odds: the
         # hit total), so each distinct list is built once per encounter
-        key = (t.id, c.total, parry_only, t.vigor, not t.shinpu, t.dropped, t.broken, t.sig, *map(id, t.reservations))
+        parts: list[object] = [t.id, c.total, parry_only, t.vigor, not t.shinpu, t.dropped, t.broken, t.sig]
+        for r in t.reservations:  # a native loop (compiled: no map object)
+            parts.append(id(r))
+        key = tuple(parts)
         cache = self.react_cache
         hit = cache.get(key)
         if hit is None:

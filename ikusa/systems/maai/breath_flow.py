@@ -164,11 +164,21 @@ class BreathFlow(MovementFlow):
         self.attack_spans = None
         side = u.side
         st = u.stance
-        key = (u.id, u.vigor, u.cur_limit - u.breath_spent, not u.acted, u.zone, u.attacks_in_breath,
-               id(st) if st is not None else 0, u.defenceless, u.loaded, u.sig, *map(id, u.reservations), "|",
-               *[(t.id, t.incapacitated, t.zone, t.unaware, id(t.stance) if t.stance is not None else 0,
-                  t.defenceless, t.armour_rev, t.formation, t.sig, *map(id, t.reservations))
-                 for t in self.units if t.side != side])
+        # the key, built in native loops (compiled: no builtins looked up, no map objects)
+        parts: list[object] = [u.id, u.vigor, u.cur_limit - u.breath_spent, not u.acted, u.zone, u.attacks_in_breath,
+                               id(st) if st is not None else 0, u.defenceless, u.loaded, u.sig]
+        for r in u.reservations:
+            parts.append(id(r))
+        parts.append("|")
+        for t in self.units:
+            if t.side != side:
+                ts = t.stance
+                part: list[object] = [t.id, t.incapacitated, t.zone, t.unaware, id(ts) if ts is not None else 0,
+                                      t.defenceless, t.armour_rev, t.formation, t.sig]
+                for r in t.reservations:
+                    part.append(id(r))
+                parts.append(tuple(part))
+        key = tuple(parts)
         cache = self.breath_cache
         hit = cache.get(key)
         if not isinstance(hit, BreathList):  # not cached yet (every list cached is one)
