@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from itertools import compress
-from operator import attrgetter
 from typing import Any
 
 from ikusa.dice.source import DiceSource, RandomSource
@@ -27,7 +26,6 @@ from ikusa.systems.maai.moves import Move
 from ikusa.systems.maai.units import Unit
 
 Handler = Callable[[str], None]
-_INCAPACITATED = attrgetter("incapacitated")
 Then = Callable[[Check], None]
 
 #: checks kept per encounter at most (EncounterCaches.checks; emptied when full)
@@ -420,10 +418,12 @@ class FlowBase:
         """How many sides still have a unit able to fight, counting no further than ``stop``."""
         n = 0
         for _, us in self.side_units:
-            if False in map(_INCAPACITATED, us):  # one able unit (a C-level scan)
-                n += 1
-                if n >= stop:
-                    return n
+            for u in us:  # a native loop (compiled: a plain read of each unit's flag)
+                if not u.incapacitated:  # one able unit
+                    n += 1
+                    if n >= stop:
+                        return n
+                    break
         return n
 
     # -- hooks the flow modules implement ------------------------------------------------
