@@ -56,7 +56,7 @@ COMPILED = [
         "attack_flow", "breath", "breath_flow", "breath_memo", "breath_options", "check", "conditions", "costs",
         "count_index", "count_ties", "damage", "effects", "equipment", "event_text", "fatigue", "fear", "flow_base",
         "fumble", "grades", "guard", "lull", "movement", "moves", "noncorporeal", "odds", "option_odds",
-        "policies", "puppets", "reinforcements", "rules_link", "state", "survival", "units",
+        "policies", "puppets", "reinforcements", "rules_link", "rules_snapshot", "state", "survival", "units",
     )),
     *(f"ikusa/systems/fantasy/{name}.py" for name in (
         "actions", "applying", "board", "cand", "commands", "effects", "formation", "legal", "lines",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import Final
 
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Option
@@ -45,6 +46,10 @@ class AttackCtx:
         self.evasion = False
 
 
+#: the outcomes _resolve_hit tests, read once: an Enum class attribute goes through EnumType's
+#: ``__getattr__`` hook (about a thousand instructions a read from compiled code)
+_TENMEI: Final = Outcome.TENMEI
+_GOUHOU: Final = Outcome.GOUHOU
 #: S-G23: the TN a 聖人 check is rolled against (2d10 − 10 can never be below it)
 SAINT_TN = -100
 #: S-G05: the 防備 of a target immune to [霊体] attacks (2d10 + 10 never reaches it)
@@ -121,7 +126,7 @@ class AttackFlow(GuardFlow):
         (S-R66) + basic surprise +2 on the target's first incoming attack (S-R13)."""
         mod = self.attack_modifier_base(u, m, fatigue_index)
         if target.unaware:
-            mod += self.opts.surprise.bonus
+            mod += self.rules.surprise_bonus
         return mod
 
     def attack_modifier_base(self, u: Unit, m: Move, fatigue_index: int) -> int:
@@ -135,10 +140,9 @@ class AttackFlow(GuardFlow):
         if u.sig:  # issue #8: 命中 effects
             mod += self.fx.total(u.id, ROLL_KEYS["attack"])
         if m.kind == "attack" and m.reach == 0:  # melee
-            opts = self.opts
             # below fatigue.start_at the penalty is 0 whatever mitigates it (fatigue_penalty)
-            if not 0 < fatigue_index < opts.fatigue.start_at:
-                mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), opts)
+            if not 0 < fatigue_index < self.rules.fatigue_start_at:
+                mod += fatigue_penalty(fatigue_index, self.fatigue_mitigations(u, m), self.opts)
         return mod
 
     def fatigue_mitigations(self, u: Unit, m: Move) -> list[str]:  # pragma: no cover - overridden
@@ -159,7 +163,7 @@ class AttackFlow(GuardFlow):
     def tanpaku_value(self, t: Unit) -> int:
         """S-G39 alt (``counter.tanpaku_bonus_applies_to = "defense_value"``): while 一刀短拍's
         counter is held its +2 raises the 防備 the attack roll must reach (default: the defence roll)."""
-        if self.opts.counter.tanpaku_bonus_applies_to != "defense_value" or not t.reservations:
+        if self.rules.counter_tanpaku_bonus_applies_to != "defense_value" or not t.reservations:
             return 0
         return max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
 
@@ -171,7 +175,7 @@ class AttackFlow(GuardFlow):
             u.attacks_in_breath += 1
         mod = self.attack_modifier_base(u, m, u.attacks_in_breath)  # attack_modifier, inlined
         if target.unaware:
-            mod += self.opts.surprise.bonus
+            mod += self.rules.surprise_bonus
         notes = []
         if melee and u.attacks_in_breath >= 4:
             pen = fatigue_penalty(u.attacks_in_breath, self.fatigue_mitigations(u, m), self.opts)
@@ -184,7 +188,7 @@ class AttackFlow(GuardFlow):
             # S-G17: the target cannot defend against it and becomes 無防備, on declaration
             # (default: −4 applies to this attack) or after the attack (option)
             u.hidden = False
-            if self.opts.surprise.enhanced_defenseless_timing == "on_declare":
+            if self.rules.surprise_defenceless_on_declare:
                 self.make_defenceless(target, "強化奇襲の対象 (S-R55/S-R63)")
             notes.append("強化奇襲")
         if m.needs_load:
@@ -210,7 +214,7 @@ class AttackFlow(GuardFlow):
     def _after_attacker_fate(self, ctx: AttackCtx, extra: str, c: Check) -> None:
         ctx.chk = c
         t = ctx.target
-        if (c.success and t.fate_left > 0 and self.opts.fate.lethal_exception
+        if (c.success and t.fate_left > 0 and self.rules.fate_lethal_exception
                 and self.damage_of(ctx.move, c).target >= t.wounds):
 
             def moved(c2: Check) -> None:
@@ -246,22 +250,22 @@ class AttackFlow(GuardFlow):
                                    {"attacker": a.id, "target": t.id, "move": m.id, "dice": list(c.dice),
                                     "total": c.total, "defence": ctx.defence, "outcome": ov}))
         if not ok:
-            if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
+            if ctx.enhanced and self.rules.surprise_defenceless_after:
                 self.make_defenceless(t, "強化奇襲の対象 (S-R55/S-R63)")
             # S-G38 alt (counter.issen_triggers = any_melee): a counter also answers a miss
             after: Callable[[], None] = _done
-            if self.opts.counter.issen_triggers == "any_melee":
+            if self.rules.counter_issen_any_melee:
                 after = partial(self._counter, ctx)
-            if out.fumbled and "attack" in self.opts.doubles.fumble_checks:
+            if out.fumbled and self.rules.doubles_fumble_attack:
                 self.make_defenceless(a, "失着 (S-R10)")
-                if out is Outcome.GOUHOU and "attack" in self.opts.doubles.table_checks:
+                if out is _GOUHOU and self.rules.doubles_table_attack:
                     self.table_roll(a, "致命的失敗表", after)
                 else:
                     self.fumble_extras(a, after)
             else:
                 after()
             return
-        if out is Outcome.TENMEI and "attack" in self.opts.doubles.table_checks:
+        if out is _TENMEI and self.rules.doubles_table_attack:
             self.table_roll(a, "決定的瞬間表", lambda: self._ask_reaction(ctx))
             return
         self._ask_reaction(ctx)
@@ -273,17 +277,15 @@ class AttackFlow(GuardFlow):
         if ctx.enhanced or t.incapacitated:
             return []
         if t.defenceless:
-            if self.opts.defenseless.blocks == "all_defenses":
+            if self.rules.defenseless_blocks_all:
                 return []
             parry_only = True  # S-G60 alt: only evasion/counter types are blocked
         c = ctx.chk
         assert c is not None
         # the list depends only on these (costs: 心府 or not; usable: weapon in hand; odds: the
         # hit total), so each distinct list is built once per encounter
-        parts: list[object] = [t.id, c.total, parry_only, t.vigor, not t.shinpu, t.dropped, t.broken, t.sig]
-        for r in t.reservations:  # a native loop (compiled: no map object)
-            parts.append(id(r))
-        key = tuple(parts)
+        key = (t.id, c.total, parry_only, t.vigor, not t.shinpu, t.dropped, t.broken, t.sig,
+               *[id(r) for r in t.reservations])
         cache = self.react_cache
         hit = cache.get(key)
         if hit is None:
@@ -311,7 +313,7 @@ class AttackFlow(GuardFlow):
             if not t.weapon_usable(m) or (parry_only and m.defence_type != "parry"):
                 continue
             cost = self.improv_cost(t, m)
-            if cost <= t.vigor or (self.opts.vigor.allow_overspend and not self.is_puppet(t)):
+            if cost <= t.vigor or (self.rules.vigor_allow_overspend and not self.is_puppet(t)):
                 p = p_success(self.defence_modifier(t, m), total)
                 ck = ("improv", m.id, m.name, cost, p)
                 o = memo.get(ck)
@@ -369,7 +371,7 @@ class AttackFlow(GuardFlow):
         assert c is not None
         # S-G39: 一刀短拍 (defence and counter at once): +2 on the defence roll while its counter is held
         school = 0
-        if t.reservations and self.opts.counter.tanpaku_bonus_applies_to == "defense_roll":
+        if t.reservations and self.rules.counter_tanpaku_bonus_applies_to == "defense_roll":
             school = max((r.defence_roll_bonus for r in t.reservations if r.kind == "counter"), default=0)
         tn = self.saint_target(t, m, c.total, opposed=True) if m.defence_type == "parry" and t.saint else c.total
         d = self.roll_check(t, self.defence_modifier(t, m) + school, tn, m.name, " 防御", False, "no_crit",
@@ -390,7 +392,7 @@ class AttackFlow(GuardFlow):
             ctx.nullified = True
         else:
             ctx.evasion = m.defence_type == "evasion"
-            if d.outcome in _FUMBLED and "defense" in self.opts.doubles.fumble_checks:
+            if d.outcome in _FUMBLED and self.rules.doubles_fumble_defense:
                 self.make_defenceless(t, "防御の失着 (S-G28)")
         self._apply_damage(ctx)
 
@@ -407,7 +409,7 @@ class AttackFlow(GuardFlow):
                 dmg = emergency_evasion(dmg)
                 rule = "S-R54,S-R60"
             self.wound(ctx.target, dmg, rule, ctx.move.name)
-            if ctx.move.bleed and ctx.target.able and self.opts.status.bleed != "none" and not ctx.target.bleeding:
+            if ctx.move.bleed and ctx.target.able and self.rules.status_bleed and not ctx.target.bleeding:
                 ctx.target.bleeding = True
                 self.emit("bleed", "S-G19", f"{ctx.target.name} 出血 (毎間合開始に戦力−1, 止血まで)",
                           unit=ctx.target.id)
@@ -421,13 +423,13 @@ class AttackFlow(GuardFlow):
                 behind_units = [x for x in self.units if x.side == ctx.target.side and x.able
                                 and x is not ctx.target and x.zone == ctx.target.zone]
                 other = behind_units[0] if behind_units else None
-                if len(behind_units) > 1 and self.opts.zones.pass_through_selection == "random":
+                if len(behind_units) > 1 and self.rules.zones_pass_through_random:
                     assert self.dice is not None
                     (i,) = self.dice.roll(len(behind_units), 1, f"{ctx.move.name} 背後の敵", roller="GM")
                     other = behind_units[i - 1]
                 if other is not None:
                     self.wound(other, behind, "S-R43,S-G65", f"{ctx.move.name} 背後")
-        if ctx.enhanced and self.opts.surprise.enhanced_defenseless_timing == "after_resolution":
+        if ctx.enhanced and self.rules.surprise_defenceless_after:
             self.make_defenceless(ctx.target, "強化奇襲の対象 (S-R55/S-R63)")
         if not ctx.target.reservations and not self.guard_possible():
             return  # no reserved counter and no 護衛態勢 anywhere: _counter and guard_counter do nothing
@@ -476,7 +478,7 @@ class AttackFlow(GuardFlow):
             self.emit("down", "S-R61", f"{t.name} 戦闘不能", unit=t.id)
             if t.grade == "主" and t.squad:
                 self.lose_cohesion(t.squad, f"主 {t.name} 戦闘不能")
-            if self.opts.puppets.fall_with_caster:
+            if self.rules.puppets_fall_with_caster:
                 self.puppets_leave(t)
 
     def lose_cohesion(self, squad: str, why: str) -> None:
@@ -509,7 +511,7 @@ class AttackFlow(GuardFlow):
             dropped.append(f"構え{u.stance.name}解除")
             u.stance = None
             u.urev += 1
-        if u.reservations and self.opts.defenseless.voids_reservations:
+        if u.reservations and self.rules.defenseless_voids_reservations:
             dropped.append("予約消滅")
             u.reservations.clear()
         more = f" ({'・'.join(dropped)})" if dropped else ""
@@ -522,7 +524,7 @@ class AttackFlow(GuardFlow):
         way this is reached after a miss), or only after a nullification for school 反撃 (一刀切断);
         not at 0 戦力.  ``then`` continues the flow (the 護衛態勢 auto-counter, S-G61)."""
         t, a = ctx.target, ctx.attacker
-        if (not t.reservations or (ctx.move.ranged and not self.opts.counter.vs_ranged) or t.incapacitated
+        if (not t.reservations or (ctx.move.ranged and not self.rules.counter_vs_ranged) or t.incapacitated
                 or a.incapacitated or t.defenceless):  # no reservation: no counter can trigger
             then()
             return
@@ -551,12 +553,12 @@ class AttackFlow(GuardFlow):
                       dice=list(c.dice), total=c.total, defence=dfn)
             if c.success:
                 self.wound(a, self.damage_of(m, c, "counter").target, "S-R56,S-R60", m.name)
-                if c.outcome.value == "天命" and "counter" in self.opts.doubles.table_checks:
+                if c.outcome.value == "天命" and self.rules.doubles_table_counter:
                     self.table_roll(t, "決定的瞬間表", then)
                     return
-            elif c.outcome.fumbled and "counter" in self.opts.doubles.fumble_checks:
+            elif c.outcome.fumbled and self.rules.doubles_fumble_counter:
                 self.make_defenceless(t, "反撃の失着 (S-R10)")
-                if c.outcome.value == "業報" and "counter" in self.opts.doubles.table_checks:
+                if c.outcome.value == "業報" and self.rules.doubles_table_counter:
                     self.table_roll(t, "致命的失敗表", then)
                     return
             then()

@@ -113,8 +113,8 @@ class BreathFlow(MovementFlow):
             notes.append("無防備 解除 (S-R65)")
             u.defenceless = False
             u.urev += 1  # the attack lists on it (Unit.urev)
-        if u.cur_limit > self.opts.breath.official_cap:
-            notes.append(f"公式上限{self.opts.breath.official_cap}超過 (S-R28)")
+        if u.cur_limit > self.rules.breath_official_cap:
+            notes.append(f"公式上限{self.rules.breath_official_cap}超過 (S-R28)")
         self.emit_lazy("breath", "S-R35", breath_text,
                        (count, u.name, u.vigor, u.first_bonus if first else 0, u.cur_limit, notes),
                        unit=u.id, count=count, vigor=u.vigor, limit=u.cur_limit, maai=self.maai)
@@ -164,21 +164,11 @@ class BreathFlow(MovementFlow):
         self.attack_spans = None
         side = u.side
         st = u.stance
-        # the key, built in native loops (compiled: no builtins looked up, no map objects)
-        parts: list[object] = [u.id, u.vigor, u.cur_limit - u.breath_spent, not u.acted, u.zone, u.attacks_in_breath,
-                               id(st) if st is not None else 0, u.defenceless, u.loaded, u.sig]
-        for r in u.reservations:
-            parts.append(id(r))
-        parts.append("|")
-        for t in self.units:
-            if t.side != side:
-                ts = t.stance
-                part: list[object] = [t.id, t.incapacitated, t.zone, t.unaware, id(ts) if ts is not None else 0,
-                                      t.defenceless, t.armour_rev, t.formation, t.sig]
-                for r in t.reservations:
-                    part.append(id(r))
-                parts.append(tuple(part))
-        key = tuple(parts)
+        key = (u.id, u.vigor, u.cur_limit - u.breath_spent, not u.acted, u.zone, u.attacks_in_breath,
+               id(st) if st is not None else 0, u.defenceless, u.loaded, u.sig, *[id(r) for r in u.reservations], "|",
+               *[(t.id, t.incapacitated, t.zone, t.unaware, id(t.stance) if t.stance is not None else 0,
+                  t.defenceless, t.armour_rev, t.formation, t.sig, *[id(r) for r in t.reservations])
+                 for t in self.units if t.side != side])
         cache = self.breath_cache
         hit = cache.get(key)
         if not isinstance(hit, BreathList):  # not cached yet (every list cached is one)
@@ -217,12 +207,12 @@ class BreathFlow(MovementFlow):
         span_targets: list[list[Unit] | None] = []
         enemies: list[Unit] | None = None
         weapon_ok = not (u.dropped or u.broken)
-        opts = self.opts
-        over = opts.breath.max_over_limit  # S-G52 alt: no breath beyond limit + N
-        overspend = opts.vigor.allow_overspend  # S-G33 alt: 活力 may go below 0
-        gun_maneuver = opts.ranged.gun_reload == "maneuver"  # S-G20 alt: reload in a breath
-        surprise = opts.surprise.bonus
-        duplicates = opts.reservations.allow_duplicates
+        rules = self.rules
+        over = rules.breath_max_over_limit  # S-G52 alt: no breath beyond limit + N
+        overspend = rules.vigor_allow_overspend  # S-G33 alt: 活力 may go below 0
+        gun_maneuver = rules.ranged_gun_reload_maneuver  # S-G20 alt: reload in a breath
+        surprise = rules.surprise_bonus
+        duplicates = rules.reservations_allow_duplicates
         plain = None if u.shinpu else self.plain_cost
         collapse = u.collapse
         hit_odds = self.hit_odds
@@ -232,7 +222,7 @@ class BreathFlow(MovementFlow):
         nc = noncorporeal.ids(self) if noncorporeal.any_in(self) else ()  # S-G05 非実体 units
         # attack lists are kept per state unless a target's reservations (一刀短拍 as 防備) or
         # 非実体 enter the odds (neither is tracked by Unit.rev)
-        listable = not nc and opts.counter.tanpaku_bonus_applies_to != "defense_value"
+        listable = not nc and rules.counter_tanpaku_bonus_applies_to != "defense_value"
         gi = u.ab["gi"]
         tai = u.ab["tai"]
         bleeding = u.bleeding
@@ -389,7 +379,7 @@ class BreathFlow(MovementFlow):
             elif k == "maintenance":
                 out.append(simple_option(memo, "maintenance", m, cost, within))
             elif k == "command":
-                out.append(Option(f"use:{m.id}", f"{m.name} (陣形 防備+{self.opts.squad.formation_bonus}, 活力{cost})",
+                out.append(Option(f"use:{m.id}", f"{m.name} (陣形 防備+{self.rules.squad_formation_bonus}, 活力{cost})",
                                   cost=cost, data={"kind": "command", "move": m.id, "within": within}))
             elif k == "feat":
                 if not m.zero_cost or self.zero_ok(u, m):
@@ -403,7 +393,7 @@ class BreathFlow(MovementFlow):
             self.attack_spans = None
         st = u.stance
         if st is not None:
-            rc = self.opts.stances.release_cost  # S-R58: free (0) by default
+            rc = self.rules.stances_release_cost  # S-R58: free (0) by default
             if rc == 0:
                 o = memo.get(("release", st.name))
                 if o is None:
@@ -487,7 +477,7 @@ class BreathFlow(MovementFlow):
             name = u.stance.name if u.stance else ""
             u.stance = None
             u.urev += 1  # the attack lists on it (Unit.urev)
-            rc = self.opts.stances.release_cost
+            rc = self.rules.stances_release_cost
             paid = self.pay(u, rc) if rc else "活力0"
             self.emit("stance", "S-R58,S-R31", f"{u.name} 構え {name} 解除 ({paid})", unit=u.id)
             return
@@ -531,7 +521,7 @@ class BreathFlow(MovementFlow):
             u.bleeding = False
             self.emit("bind_wound", "S-G19", f"{u.name} {m.name}: 出血が止まる ({paid})", unit=u.id)
         elif m.kind == "command":
-            bonus = self.opts.squad.formation_bonus
+            bonus = self.rules.squad_formation_bonus
             members = [x for x in self.units if x.squad == u.squad and x.able]
             for x in members:
                 x.formation = bonus
@@ -551,7 +541,7 @@ class BreathFlow(MovementFlow):
         u.passed = True
         u.breaths_taken += 1
         self.actor = None
-        if not self.opts.count.pass_keeps_vigor:
+        if not self.rules.count_pass_keeps_vigor:
             u.vigor = 0
         self.emit("pass", "S-G21", f"{u.name} パス (活力{u.vigor} 保持)", unit=u.id, vigor=u.vigor)
 
@@ -575,7 +565,7 @@ class BreathFlow(MovementFlow):
                 res = f"失敗 → 残り活力{lost}喪失"
             self.emit("overload", "S-R29",
                       f"{u.name} 過負荷判定 (消費{u.breath_spent} > 限界{u.cur_limit}, 超過{excess}): "
-                      f"{dice_text(c)} {'≥' if c.success else '<'} {self.opts.overload.tn} {res}", unit=u.id,
+                      f"{dice_text(c)} {'≥' if c.success else '<'} {self.rules.overload_tn} {res}", unit=u.id,
                       excess=excess, total=c.total, success=c.success, vigor=u.vigor)
             if not c.success:
                 self.make_defenceless(u, "過負荷失敗 (S-R29)")

@@ -16,9 +16,8 @@ from ikusa.engine.protocol import Option
 from ikusa.systems.maai.count_index import CountIndex
 from ikusa.systems.maai.lull import LullFlow
 from ikusa.systems.maai.options import MaaiOptions
+from ikusa.systems.maai.rules_snapshot import DEFAULT_TIE_ORDER
 from ikusa.systems.maai.units import Unit
-
-DEFAULT_TIE_ORDER = ("tech", "pc_side", "allied_npc", "enemy")
 
 #: battles of at most this many units find the next actor by one scan of the units instead of
 #: the state's :class:`CountIndex`: keeping buckets and a heap only pays in large battles (a
@@ -140,11 +139,11 @@ class CountTieFlow(LullFlow):
     def begin_turn(self, u: Unit) -> None:
         """S-R35 step 3–4 / S-G49: ``u`` (the default order's pick) or, on a true tie, the
         unit the controller chooses takes the next breath."""
-        opts = self.opts
-        if opts.count.same_side_ties == "encounter_order" and tuple(opts.count.tie_order) == DEFAULT_TIE_ORDER:
+        rules = self.rules
+        if rules.count_ties_encounter_order and rules.count_default_tie_order:
             self.start_breath(u)
             return
-        if tuple(opts.count.tie_order) == DEFAULT_TIE_ORDER:
+        if rules.count_default_tie_order:
             # fast path: under the default order a true tie is one side, equal count and 技, both PC or both NPC
             group = self.count_group
             if group and group[0] is u:  # next_actor found them: the units with u's count key
@@ -155,8 +154,8 @@ class CountTieFlow(LullFlow):
                         and t.vigor + (t.first_bonus if t.breaths_taken == 0 else 0) == cv  # count_value
                         and not (t.incapacitated or t.passed or t.vigor <= 0)]  # _eligible
         else:
-            u, tied = tied_candidates(self.units, opts, u)
-        if len(tied) < 2 or opts.count.same_side_ties == "encounter_order":
+            u, tied = tied_candidates(self.units, self.opts, u)
+        if len(tied) < 2 or rules.count_ties_encounter_order:
             self.start_breath(u)
             return
         count = u.count_value()

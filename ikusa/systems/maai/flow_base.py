@@ -23,7 +23,8 @@ from ikusa.systems.maai.effects import MaaiFx, gm_check
 from ikusa.systems.maai.encounter import MaaiEncounter, ResolvedUnit
 from ikusa.systems.maai.event_text import fate_prompt
 from ikusa.systems.maai.moves import Move
-from ikusa.systems.maai.units import Unit
+from ikusa.systems.maai.rules_snapshot import RulesSnapshot
+from ikusa.systems.maai.units import Unit, UnitStart
 
 Handler = Callable[[str], None]
 Then = Callable[[Check], None]
@@ -173,10 +174,12 @@ class EncounterCaches:
 
     __slots__ = ("attacks", "breath_cache", "checks", "damages", "fear_aura", "homebrew_effects", "joined", "limits",
                  "memo", "noncorporeal", "notes", "options", "opts", "plain_cost", "plans", "puppets", "react_cache",
-                 "simple_units", "start_effects", "units", "zones")
+                 "rules", "sides", "simple_units", "start_effects", "starts", "table_keys", "tables", "units", "zones")
 
     def __init__(self, enc: MaaiEncounter) -> None:
-        self.opts = enc.opts
+        self.opts = opts = enc.opts
+        #: the options read on the hot path, as plain values (options never change in a battle)
+        self.rules = RulesSnapshot(opts, enc.max_maai)
         self.memo = enc.memo
         #: breath option lists of plain situations, keyed on all they depend on (breath_flow)
         self.breath_cache: dict[tuple[object, ...], list[Option]] = {}
@@ -213,8 +216,26 @@ class EncounterCaches:
         self.zones: list[str] = enc.zones
         self.homebrew_effects: dict[str, Any] = enc.homebrew_effects
         self.start_effects: list[tuple[str, Any]] = enc.start_effects
-        side_rank = {s: i for i, s in enumerate(enc.sides)}
+        #: the d100 tables in force and the ones the options set (fumble.table_roll, maai/tables.py)
+        self.tables: Any = enc.tables
+        self.table_keys: frozenset[str] = frozenset(enc.options.get("tables") or {})
+        self.sides: list[str] = enc.sides
+        side_rank = {s: i for i, s in enumerate(self.sides)}
         self.units = [(s, enc.resolved(s.id), side_rank[s.side]) for s in enc.units]
+        #: each unit's starting values, in the encounter's order: what a new state's Units copy
+        self.starts = [UnitStart(s, res, rank, opts) for s, res, rank in self.units]
+
+
+def encounter_caches(enc: MaaiEncounter) -> EncounterCaches:
+    """``enc``'s :class:`EncounterCaches`: made by its first state (MaaiEncounter.flow_caches),
+    then read straight from the model's private storage, not through pydantic's ``__getattr__``
+    (a failed lookup and a Python call per state)."""
+    private = enc.__pydantic_private__
+    c = private.get("_flow_caches") if private is not None else None
+    if c is None:
+        c = enc.flow_caches(EncounterCaches)
+    assert isinstance(c, EncounterCaches)
+    return c
 
 
 class AttackList:
@@ -242,9 +263,11 @@ class FlowBase:
 
     def __init__(self, enc: MaaiEncounter) -> None:
         self.enc = enc
-        setup: EncounterCaches = enc.flow_caches(EncounterCaches)
+        setup = encounter_caches(enc)
         self.caches = setup
-        self.opts = opts = setup.opts
+        self.opts = setup.opts
+        #: the hot-path options as plain values (rules_snapshot.py)
+        self.rules = setup.rules
         self.memo = setup.memo
         self.plain_cost: dict[int, int] = setup.plain_cost
         #: caster id → its 式神/傀儡 ids (S-G24): the encounter's, fetched once
@@ -253,9 +276,9 @@ class FlowBase:
         self.simple_units = setup.simple_units
         self.react_cache = setup.react_cache
         zone = setup.zones[0]
-        self.units: list[Unit] = [Unit(s, res, rank, zone, opts) for s, res, rank in setup.units]
+        self.units: list[Unit] = [Unit(t, zone) for t in setup.starts]
         self.by_id: dict[str, Unit] = {u.id: u for u in self.units}
-        self.side_units = [(s, [u for u in self.units if u.side == s]) for s in enc.sides]
+        self.side_units = [(s, [u for u in self.units if u.side == s]) for s in setup.sides]
         #: (attacker's side, maneuver, cost, room, zone, modifier …) → a breath's melee attack list,
         #: where only the enemies that changed are redone (breath_flow)
         self.attack_lists: dict[tuple[object, ...], AttackList] = {}
@@ -353,7 +376,7 @@ class FlowBase:
         chk, trivial = hit
         if unit.fate_left <= 0 or unit.incapacitated:  # offer_fate's first tests, inlined
             return chk
-        if trivial and self.opts.fate.max_uses_per_roll == 1:  # the common roll asks nothing
+        if trivial and self.rules.fate_max_uses_per_roll == 1:  # the common roll asks nothing
             return chk
         self.offer_fate(unit, chk, partial(then, *args) if args else then, own=True, relevance=relevance)
         return None
@@ -372,7 +395,7 @@ class FlowBase:
         if owner.fate_left <= 0 or (owner.incapacitated and not allow_down):
             then(chk)
             return
-        limit = self.opts.fate.max_uses_per_roll
+        limit = self.rules.fate_max_uses_per_roll
         if used >= limit:
             then(chk)
             return

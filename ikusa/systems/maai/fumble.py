@@ -44,12 +44,13 @@ class FumbleFlow(CountTieFlow):
         if self.fx.override:  # issue #8: the GM overrules the d100 result
             r = table_override(self, u, r, table)
         key = "gouhou" if table == "致命的失敗表" else "tenmei"
-        given = key in (self.enc.options.get("tables") or {})  # the options' bands win when set (maai/tables.py)
-        bands = self.enc.tables.bands(key, self.opts, given)
+        caches = self.caches
+        given = key in caches.table_keys  # the options' bands win when set (maai/tables.py)
+        bands = caches.tables.bands(key, self.opts, given)
         suggested = next((name for hi, name in bands if r <= hi), bands[-1][1])
         self.emit("table", "S-R11,S-G07", f"{u.name} {table} d100={r}: 仮表 → {LABELS.get(suggested, suggested)}",
                   unit=u.id, table=table, roll=r, suggested=suggested)
-        if self.opts.tables.headless_mode == "gm":
+        if self.rules.tables_headless_gm:
             names = [name for _, name in bands]
             if "none" not in names:
                 names.append("none")
@@ -60,7 +61,7 @@ class FumbleFlow(CountTieFlow):
 
     def fumble_extras(self, u: Unit, then: Callable[[], None]) -> None:
         """S-R10: on a 失着 the GM may add a weapon drop, a stance collapse or a slip (GM mode)."""
-        if self.opts.tables.headless_mode != "gm":
+        if not self.rules.tables_headless_gm:
             then()
             return
         self._ask_gm(u, "失着の追加効果 (S-R10)", ["none", "weapon_drop", "stance_collapse", "slip"], "none", then)

@@ -43,7 +43,7 @@ class GuardFlow(PuppetFlow):
 
         def own_fate_done(c: Check) -> None:
             if (c.success and self.damage_of(m, c, "counter").target >= attacker.wounds and attacker.fate_left > 0
-                    and self.opts.fate.lethal_exception):
+                    and self.rules.fate_lethal_exception):
                 self.offer_fate(attacker, c, rolled, own=False)
                 return
             rolled(c)

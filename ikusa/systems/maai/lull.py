@@ -106,7 +106,7 @@ class LullFlow(FlowBase):
 
             self.ask(u.id, "lull", f"小康: {u.name} の整備 (1つまで, 活力なし)", opts, handle)
             return
-        if self.opts.tables.ambush_encounter and not self.env_asked:
+        if self.rules.tables_ambush_encounter and not self.env_asked:
             self.env_asked = True
             self._ask_environment()
             return
@@ -220,10 +220,10 @@ class LullFlow(FlowBase):
     def new_maai(self) -> None:
         """S-R34: every 活力 back to max; carried overload penalties stay for the first breath
         (S-G32).  The round cap (invented, ``max_maai``) ends an undecided battle as a draw."""
-        if self.maai >= self.enc.max_maai:
+        if self.maai >= self.rules.max_maai:
             self.phase = "over"
             self.winner = None
-            self.emit("draw", "cfg:max_maai", f"第{self.maai}間合で上限 (max_maai={self.enc.max_maai}): 引き分け",
+            self.emit("draw", "cfg:max_maai", f"第{self.maai}間合で上限 (max_maai={self.rules.max_maai}): 引き分け",
                       maai=self.maai)
             return
         if self.fx.book.active:  # issue #8: N-間合 effects count down as the 間合 ends
@@ -233,7 +233,7 @@ class LullFlow(FlowBase):
         for u in self.units:
             if u.able:
                 u.vigor = u.max_vigor
-            if not self.opts.overload.carry_over:
+            if not self.rules.overload_carry_over:
                 u.narrowed = False
         parts = " ".join(f"{u.name}{u.vigor}" for u in self.units if u.able)
         self.emit("maai", "S-R33,S-R34", f"第{self.maai}間合 開始: 活力 {parts}", maai=self.maai)

@@ -48,11 +48,10 @@ def ids(st: Any) -> frozenset[str]:
 
 
 def any_in(st: FlowBase) -> bool:
-    """Whether the battle has a 非実体 unit (cheap after the first call: typed, so compiled it
-    reads the state's attributes natively)."""
-    fx = st.fx
-    nc = fx.noncorporeal
-    return bool(ids(st)) if nc is None or fx.noncorporeal_units != len(st.units) else bool(nc)
+    """Whether the battle has a 非実体 unit (cheap after the first call; ``st`` typed: its
+    attributes read natively, compiled)."""
+    nc = st.fx.noncorporeal
+    return bool(ids(st)) if nc is None or st.fx.noncorporeal_units != len(st.units) else bool(nc)
 
 
 def blocked(st: Any, attacker: Any, move: Any, target: Any) -> bool:

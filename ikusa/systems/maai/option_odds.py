@@ -121,12 +121,9 @@ def _reaction_note(st: Any, u: Any, o: Option) -> str:
     if t is None:
         return ""
     st_u, st_t = u.stance, t.stance
-    parts: list[object] = ["react", u.id, u.attacks_in_breath, u.sig, id(st_u) if st_u is not None else 0, u.hidden,
-                           o.key, t.vigor, t.defenceless, t.able, t.sig, t.dropped, t.broken, t.unaware, t.armour_rev,
-                           t.formation, id(st_t) if st_t is not None else 0]
-    for r in t.reservations:  # a native loop (compiled: no builtins looked up, no map object)
-        parts.append(id(r))
-    key = tuple(parts)
+    key = ("react", u.id, u.attacks_in_breath, u.sig, id(st_u) if st_u is not None else 0, u.hidden, o.key,
+           t.vigor, t.defenceless, t.able, t.sig, t.dropped, t.broken, t.unaware, t.armour_rev, t.formation,
+           id(st_t) if st_t is not None else 0, *[id(r) for r in t.reservations])
     notes: dict[tuple[object, ...], str] = st.caches.notes
     note = notes.get(key)
     if note is None:

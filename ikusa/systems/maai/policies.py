@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from ikusa.engine.protocol import Action, Decision, Option
-from ikusa.systems.maai.breath_memo import CHOICES_MAX
+from ikusa.systems.maai.breath_memo import CHOICES_MAX, BreathWait
 from ikusa.systems.maai.option_odds import outside
 from ikusa.systems.maai.units import Unit
 
@@ -64,13 +64,15 @@ class GreedyPolicy:
         return opts[0].key  # lull: the first 整備 offered; gm_event: env:none (nothing happens)
 
     def _breath(self, state: Any, decision: Decision) -> Action:
-        memo = getattr(decision, "memo", None)  # breath_memo.BreathWait: the cached list it lists
+        # breath_memo.BreathWait: the cached list it lists (typed: native reads, compiled)
+        memo = decision.memo if isinstance(decision, BreathWait) else None
         if memo is None:
             return self._breath_choice(state, decision)
         # the choice reads the options, the acting unit's reservations and acted, the enemies'
         # zones and 戦闘不能 (all in the list's cache key) and the targets' 戦力 (below)
         choices = memo.choices
-        key = (self.min_odds, *[t.wounds for t in state.units])
+        units: list[Unit] = state.units
+        key = (self.min_odds, *[t.wounds for t in units])
         got: str | None = choices.get(key)
         if got is None:
             if len(choices) >= CHOICES_MAX:

@@ -224,7 +224,7 @@ def fear_refusal(st: Any, u: Any, action: str) -> RuleViolation | None:
 
 def _add_unit(st: Any, r: Any) -> None:
     from ikusa.systems.maai.encounter import UnitSpec, _resolve_unit
-    from ikusa.systems.maai.units import Unit
+    from ikusa.systems.maai.units import Unit, UnitStart
 
     try:
         spec = UnitSpec.model_validate(r.unit)
@@ -252,7 +252,7 @@ def _add_unit(st: Any, r: Any) -> None:
         res = joined[(origin, len(st.units))] = _resolve_unit(st.enc.catalog, st.opts, spec, len(st.units),
                                                                "<ruling>")
     rank = sides.index(spec.side)
-    u = Unit(spec, res, rank, zones[0], st.opts)
+    u = Unit(UnitStart(spec, res, rank, st.opts), zones[0])
     u.changes = st.unit_changes  # its revision bumps go to the state's log (FlowBase.unit_changes)
     u.origin = origin
     st.fx.extra_resolved[u.id] = res

@@ -57,6 +57,50 @@ def static_numbers(spec: UnitSpec, res: ResolvedUnit, opts: MaaiOptions) -> dict
     }
 
 
+class UnitStart:
+    """A unit's starting values, read once per encounter from its spec, its resolution and
+    :func:`static_numbers` (pydantic and dict reads), so that every new state's
+    :class:`Unit` copies plain native attributes (issue #12).  Held by
+    ``EncounterCaches.units``; a unit joining by a GM ruling makes its own.  Shared values are
+    immutable or shared by every state already (``static_mod``: a per-encounter memo); the
+    mutable ones (``ab``, ``moves``, ``extensions``) are copied by each Unit."""
+
+    def __init__(self, spec: UnitSpec, res: ResolvedUnit, side_rank: int, opts: MaaiOptions) -> None:
+        self.opts = opts
+        self.id = spec.id
+        self.name = spec.name
+        self.side = spec.side
+        self.side_rank = side_rank
+        self.grade = spec.grade
+        self.ab: dict[str, int] = spec.abilities
+        n = res.numbers
+        self.skills: dict[str, int] = n["skills"]
+        self.saint: frozenset[str] = n["saint"]
+        self.moves: list[Move] = res.moves
+        self.move_by_id: dict[str, Move] = n["move_by_id"]
+        self.static_mod: dict[int, int] = n["static_mod"]
+        self.defence_moves: tuple[Move, ...] = n["defence_moves"]
+        self.defence_ids: frozenset[str] = n["defence_ids"]
+        self.breath_moves: list[Move] = n["breath_moves"]
+        self.crit_ext: bool = res.crit_extension
+        self.max_wounds: int = n["max_wounds"]
+        self.armour: tuple[ArmourState, ...] = tuple(a.state for a in res.armour)
+        self.armour_parts: tuple[DefenceBonus, ...] = n["armour_parts"]
+        self.weapon_grades: dict[str, str] = res.weapon_grades
+        self.base_def: int = n["base_def"]
+        self.max_vigor: int = n["max_vigor"]
+        self.fate: int = n["fate"]
+        self.first_bonus: int = spec.initiative
+        self.named: bool = spec.named or spec.grade in opts.death.roll_for  # S-G25
+        self.unaware: bool = spec.unaware
+        self.zone: str | None = spec.zone
+        self.squad: str | None = spec.squad
+        self.extensions: dict[str, int] = res.extensions
+        self.feat_ids: tuple[str, ...] = res.feats
+        self.school_ids: tuple[str, ...] = res.schools
+        self.stance: Move | None = res.stance
+
+
 class Unit:
     """One combatant during a battle."""
 
@@ -123,7 +167,8 @@ class Unit:
         "zone",
     )
 
-    def __init__(self, spec: UnitSpec, res: ResolvedUnit, side_rank: int, zone: str, opts: MaaiOptions) -> None:
+    def __init__(self, start: UnitStart, zone: str) -> None:
+        """A unit at the start of a battle (``zone``: the encounter's first zone, unless its spec names one)."""
         #: its revision: every change of what an enemy's attack options show of it adds 1
         #: (breath_flow's per-state attack lists redo a target whose revision changed).  Every
         #: assignment of ``zone``, ``stance``, ``defenceless``, ``incapacitated``, ``sig``,
@@ -135,48 +180,48 @@ class Unit:
         #: last looked (issue #12 target 3), not a scan of every enemy
         self.changes: list[Unit] = []
         self._urev = 0
-        self.opts = opts
-        self.id = spec.id
-        self.name = spec.name
-        self.side = spec.side
-        self.side_rank = side_rank
-        self.grade = spec.grade
-        self.ab = dict(spec.abilities)
-        n = res.numbers
-        self.skills: dict[str, int] = n["skills"]
+        t = start
+        self.opts = t.opts
+        self.id = t.id
+        self.name = t.name
+        self.side = t.side
+        self.side_rank = t.side_rank
+        self.grade = t.grade
+        self.ab = dict(t.ab)
+        self.skills: dict[str, int] = t.skills
         #: skills at 聖人: checks with them succeed automatically (S-R04, S-G23)
-        self.saint: frozenset[str] = n["saint"]
-        self.moves: list[Move] = list(res.moves)
+        self.saint: frozenset[str] = t.saint
+        self.moves: list[Move] = list(t.moves)
         #: id → the first maneuver with it (the maneuver list never changes in a battle)
-        self.move_by_id: dict[str, Move] = n["move_by_id"]
+        self.move_by_id: dict[str, Move] = t.move_by_id
         #: id(move) → ability + proficiency + fixed bonus of an attack with it: static numbers,
         #: filled lazily and shared by every state of the encounter
-        self.static_mod: dict[int, int] = n["static_mod"]
+        self.static_mod: dict[int, int] = t.static_mod
         #: its defence maneuvers in order, and their ids (what the greedy AI reserves)
-        self.defence_moves: tuple[Move, ...] = n["defence_moves"]
-        self.defence_ids: frozenset[str] = n["defence_ids"]
+        self.defence_moves: tuple[Move, ...] = t.defence_moves
+        self.defence_ids: frozenset[str] = t.defence_ids
         #: the maneuvers that can appear in a breath (小康-only 整備 left out)
-        self.breath_moves: list[Move] = n["breath_moves"]
-        self.crit_ext = res.crit_extension
-        self.max_wounds: int = n["max_wounds"]
+        self.breath_moves: list[Move] = t.breath_moves
+        self.crit_ext = t.crit_ext
+        self.max_wounds: int = t.max_wounds
         self.wounds: int = self.max_wounds
         # S-R44: armour class parts (the shield counts as armour)
-        self.armour: tuple[ArmourState, ...] = tuple(a.state for a in res.armour)
+        self.armour: tuple[ArmourState, ...] = t.armour
         self.armour_rev = 0
-        self.armour_parts: tuple[DefenceBonus, ...] = n["armour_parts"]
-        self.weapon_grades = res.weapon_grades
-        self.base_def: int = n["base_def"]
-        self.max_vigor: int = n["max_vigor"]
+        self.armour_parts: tuple[DefenceBonus, ...] = t.armour_parts
+        self.weapon_grades = t.weapon_grades
+        self.base_def: int = t.base_def
+        self.max_vigor: int = t.max_vigor
         self.vigor: int = self.max_vigor
-        self.fate_left: int = n["fate"]
-        self.first_bonus = spec.initiative
-        self.named = spec.named or spec.grade in opts.death.roll_for  # S-G25
-        self.unaware = spec.unaware
-        self.zone = spec.zone or zone
-        self.squad = spec.squad
-        self.extensions = dict(res.extensions)
-        self.feat_ids = res.feats
-        self.school_ids = res.schools
+        self.fate_left: int = t.fate
+        self.first_bonus = t.first_bonus
+        self.named = t.named  # S-G25
+        self.unaware = t.unaware
+        self.zone = t.zone or zone
+        self.squad = t.squad
+        self.extensions = dict(t.extensions)
+        self.feat_ids = t.feat_ids
+        self.school_ids = t.school_ids
         #: enemies this unit is in 心府 with (S-G12: a pairwise relation)
         self.shinpu: set[str] = set()
         self.dropped = False  # 武器落とし (S-R10/S-T51): weapon maneuvers need 武器を拾う first
@@ -185,7 +230,7 @@ class Unit:
         self.round_uses: dict[str, int] = {}  # maneuvers with a per-間合 limit (catalog limit_per_round)
         self.formation = 0  # squad formation 防備 bonus until 小康 (S-G14)
         self.collapse = 0  # 構え崩し (S-T51): the next maneuver costs this much more
-        self.stance: Move | None = res.stance
+        self.stance: Move | None = t.stance
         self.defenceless = False
         self.hidden = False
         self.incapacitated = False
