@@ -72,12 +72,11 @@ def _relevant(rank: int, relevance: str) -> int:
     return rank
 
 
-@lru_cache(maxsize=65536)
 def _fate_alternatives(dice: tuple[int, int], modifier: int, target: int, crit_extension: bool, relevance: str,
                        own: bool, every: bool = False) -> tuple[tuple[int, int, bool, str, int], ...]:
     """The single-die ±1 interventions that change what a roll means (all legal ones with
-    ``every``), memoised: a pure function of the roll, as (die, delta, better for the
-    chooser, outcome, total), in Check.fate_choices' order (tests/systems/maai/test_fate_filter.py
+    ``every``): a pure function of the roll, as (die, delta, better for the chooser, outcome,
+    total), in Check.fate_choices' order (tests/systems/maai/test_fate_filter.py
     checks it against Check.with_fate)."""
     a, b = dice
     m = MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier
@@ -100,7 +99,8 @@ def _fate_offer(dice: tuple[int, int], modifier: int, target: int, crit_extensio
                 own: bool, every: bool) -> tuple[Option, ...]:
     """The options of a fate question on this roll (empty: no question), memoised: the
     interventions of :func:`_fate_alternatives` and ``nofate``.  Options are immutable, so
-    one tuple serves every state."""
+    one tuple serves every state.  (The table itself is no longer memoised: in integers it
+    costs less than its lookup did, and only a miss here reads it.)"""
     alts = _fate_alternatives(dice, modifier, target, crit_extension, relevance, own, every)
     if not alts:
         return ()
