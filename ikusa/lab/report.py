@@ -27,6 +27,13 @@ def _plt() -> Any:
     from matplotlib import font_manager
 
     have = {f.name for f in font_manager.fontManager.ttflist}
+    if not have.intersection(_FONTS[:-1]):
+        # matplotlib's font list is cached on first use: a CJK font installed since then (the
+        # test command installs IPAGothic) is not in it, and labels would lose their kana/kanji
+        for path in font_manager.findSystemFonts():
+            if "ipa" in path.lower() or "cjk" in path.lower() or "takao" in path.lower():
+                font_manager.fontManager.addfont(path)
+        have = {f.name for f in font_manager.fontManager.ttflist}
     plt.rcParams.update({
         "font.family": [f for f in _FONTS if f in have] or ["DejaVu Sans"],
         "svg.hashsalt": "ikusa-lab", "svg.fonttype": "path", "axes.unicode_minus": False,
