@@ -53,8 +53,6 @@ class Outcome(StrEnum):
 _SUCCEEDED = frozenset((Outcome.SUCCESS, Outcome.CRITICAL, Outcome.TENMEI))
 _CRITICAL = frozenset((Outcome.CRITICAL, Outcome.TENMEI))
 _FUMBLED = frozenset((Outcome.FUMBLE, Outcome.GOUHOU))
-_TENMEI, _CRIT, _SUCCESS = Outcome.TENMEI, Outcome.CRITICAL, Outcome.SUCCESS
-_FAILURE, _FUMBLE, _GOUHOU = Outcome.FAILURE, Outcome.FUMBLE, Outcome.GOUHOU
 
 
 #: best → worst, the order fate intervention optimises in (issue #2, S-G27)
@@ -74,7 +72,30 @@ def clamp_modifier(modifier: int) -> int:
     >>> clamp_modifier(12), clamp_modifier(-13), clamp_modifier(3)
     (10, -10, 3)
     """
-    return max(MOD_MIN, min(MOD_MAX, modifier))
+    return MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier
+
+
+#: the outcomes by their OUTCOME_RANK (業報 0 … 天命 5)
+BY_RANK: tuple[Outcome, ...] = tuple(sorted(OUTCOME_RANK, key=OUTCOME_RANK.__getitem__))
+
+
+def outcome_rank(a: int, b: int, m: int, target: int, crit_extension: bool) -> int:
+    """OUTCOME_RANK of the roll ``a``, ``b`` with the clamped modifier ``m`` against ``target``
+    (S-R08…S-R12; S-G29: a failing [10,10] is plain 失着, a succeeding [1,1] plain 会心), in
+    plain integers: what :class:`Check` is made with, and the fate table (flow_base) too.
+
+    >>> [BY_RANK[outcome_rank(*roll, 0, 11, False)].value for roll in ((10, 10), (6, 6), (8, 4), (1, 1))]
+    ['天命', '会心', '成功', '業報']
+    >>> BY_RANK[outcome_rank(8, 7, 0, 11, True)].value, BY_RANK[outcome_rank(10, 10, -10, 11, False)].value
+    ('会心', '失着')
+    """
+    if a + b + m >= target:
+        if a == b:
+            return 5 if a == 10 else 4
+        return 4 if crit_extension and (a - b == 1 or b - a == 1) else 3
+    if a == b:
+        return 0 if a == 1 else 1
+    return 2
 
 
 class Check:
@@ -104,27 +125,16 @@ class Check:
     def __init__(self, dice: tuple[int, int], modifier: int, target: int,
                  crit_extension: bool = False, fated: tuple[tuple[int, int], ...] = ()) -> None:
         a, b = dice
-        total = a + b + (MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier)
+        m = clamp_modifier(modifier)
         self.dice = dice
         self.modifier = modifier
         self.target = target
         self.crit_extension = crit_extension
         self.fated = fated
-        self.total = total
-        if total >= target:
-            self.success = True
-            if a == b:
-                self.outcome, self.rank = (_TENMEI, 5) if a == 10 else (_CRIT, 4)
-            elif crit_extension and (a - b == 1 or b - a == 1):
-                self.outcome, self.rank = _CRIT, 4
-            else:
-                self.outcome, self.rank = _SUCCESS, 3
-        elif a == b:
-            self.success = False
-            self.outcome, self.rank = (_GOUHOU, 0) if a == 1 else (_FUMBLE, 1)
-        else:
-            self.success = False
-            self.outcome, self.rank = _FAILURE, 2
+        self.total = a + b + m
+        self.rank = rank = outcome_rank(a, b, m, target, crit_extension)
+        self.success = rank >= 3  # the successes rank 3 (成功), 4 (会心) and 5 (天命)
+        self.outcome = BY_RANK[rank]
 
     def args(self) -> tuple[Any, ...]:
         """The constructor's arguments (what ==, hash, copy and pickle go by)."""

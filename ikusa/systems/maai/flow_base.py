@@ -17,7 +17,7 @@ from typing import Any
 from ikusa.dice.source import DiceSource, RandomSource
 from ikusa.engine.events import Event
 from ikusa.engine.protocol import Decision, Option
-from ikusa.systems.maai.check import MOD_MAX, MOD_MIN, Check
+from ikusa.systems.maai.check import BY_RANK, Check, clamp_modifier, outcome_rank
 from ikusa.systems.maai.damage import Damage
 from ikusa.systems.maai.effects import MaaiFx, gm_check
 from ikusa.systems.maai.encounter import MaaiEncounter, ResolvedUnit
@@ -48,19 +48,7 @@ def p_success(modifier: int, target: int) -> float:
 
 
 #: an outcome's text by its OUTCOME_RANK (業報 0 … 天命 5)
-_OUTCOME_TEXT = ("業報", "失着", "失敗", "成功", "会心", "天命")
-
-
-def _outcome_rank(a: int, b: int, m: int, target: int, crit_extension: bool) -> int:
-    """OUTCOME_RANK of the roll ``a``, ``b`` with the clamped modifier ``m``: Check's outcome
-    (S-R08…S-R12, S-G29) in plain integers, for the fate table below."""
-    if a + b + m >= target:
-        if a == b:
-            return 5 if a == 10 else 4
-        return 4 if crit_extension and (a - b == 1 or b - a == 1) else 3
-    if a == b:
-        return 0 if a == 1 else 1
-    return 2
+_OUTCOME_TEXT = tuple(o.value for o in BY_RANK)
 
 
 def _relevant(rank: int, relevance: str) -> int:
@@ -79,15 +67,15 @@ def _fate_alternatives(dice: tuple[int, int], modifier: int, target: int, crit_e
     total), in Check.fate_choices' order (tests/systems/maai/test_fate_filter.py
     checks it against Check.with_fate)."""
     a, b = dice
-    m = MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier
-    base = _relevant(_outcome_rank(a, b, m, target, crit_extension), relevance)
+    m = clamp_modifier(modifier)
+    base = _relevant(outcome_rank(a, b, m, target, crit_extension), relevance)
     out = []
     for i in (0, 1):
         for d in (-1, 1):
             na, nb = (a + d, b) if i == 0 else (a, b + d)
             if not (1 <= na <= 10 and 1 <= nb <= 10):
                 continue  # S-R16: a die stays within 1…10
-            full = _outcome_rank(na, nb, m, target, crit_extension)
+            full = outcome_rank(na, nb, m, target, crit_extension)
             rank = _relevant(full, relevance)
             if rank != base or every:
                 out.append((i, d, rank > base if own else rank < base, _OUTCOME_TEXT[full], na + nb + m))
@@ -104,8 +92,7 @@ def _fate_offer(dice: tuple[int, int], modifier: int, target: int, crit_extensio
     alts = _fate_alternatives(dice, modifier, target, crit_extension, relevance, own, every)
     if not alts:
         return ()
-    m = MOD_MIN if modifier < MOD_MIN else MOD_MAX if modifier > MOD_MAX else modifier
-    was = _OUTCOME_TEXT[_outcome_rank(dice[0], dice[1], m, target, crit_extension)]
+    was = _OUTCOME_TEXT[outcome_rank(dice[0], dice[1], clamp_modifier(modifier), target, crit_extension)]
     options = [Option(f"fate:{i}{'+1' if d > 0 else '-1'}", f"運命介入 {i + 1}個目 {dice[i]}→{dice[i] + d}"
                       f" ({outcome}, 合計{total})", cost=1,
                       data={"kind": "fate", "better": better, "outcome": outcome, "was": was, "own": own})

@@ -61,7 +61,7 @@ class UnitStart:
     """A unit's starting values, read once per encounter from its spec, its resolution and
     :func:`static_numbers` (pydantic and dict reads), so that every new state's
     :class:`Unit` copies plain native attributes (issue #12).  Held by
-    ``EncounterCaches.units``; a unit joining by a GM ruling makes its own.  Shared values are
+    ``EncounterCaches.starts``; a unit joining by a GM ruling makes its own.  Shared values are
     immutable or shared by every state already (``static_mod``: a per-encounter memo); the
     mutable ones (``ab``, ``moves``, ``extensions``) are copied by each Unit."""
 
